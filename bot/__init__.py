@@ -1,0 +1,1 @@
+"""Szulernia: a tavern-gambling bot for tabletop-RPG tables on Discord."""
