@@ -1,0 +1,143 @@
+"""Settings: config.toml plus the environment.
+
+The token is read only from the ``DISCORD_TOKEN`` environment variable or a ``.env`` file, never
+from a committed file. Every bad setting becomes one readable line that names the file, the key
+and what is wrong; :class:`ConfigError` carries them all.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+DEFAULT_CONFIG = Path("config.toml")
+TOKEN_ENV = "DISCORD_TOKEN"
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class ConfigError(Exception):
+    """One or more bad settings, each described on its own line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DatabaseSettings(_Section):
+    path: Path = Path("szulernia.db")
+
+
+class BotSettings(_Section):
+    language: Literal["en", "pl"] = "en"
+    gm_role: Annotated[str, Field(min_length=1, max_length=100)] = "GM"
+    dev_guild_id: Annotated[int, Field(gt=0)] | None = None
+    log_level: LogLevel = "INFO"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
+class DiscordSettings(_Section):
+    api_base: str = DISCORD_API_BASE
+    gateway_url: str = DISCORD_GATEWAY_URL
+
+    @field_validator("api_base")
+    @classmethod
+    def _http(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @field_validator("gateway_url")
+    @classmethod
+    def _ws(cls, value: str) -> str:
+        if not value.startswith(("ws://", "wss://")):
+            raise ValueError("must start with ws:// or wss://")
+        return value
+
+
+class Settings(_Section):
+    database: DatabaseSettings = DatabaseSettings()
+    bot: BotSettings = BotSettings()
+    discord: DiscordSettings = DiscordSettings()
+    token: str | None = Field(default=None, exclude=True, repr=False)
+
+
+def _describe(source: str, error: ValidationError) -> list[str]:
+    lines = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        if item["type"] == "extra_forbidden":
+            message = "is not a known setting"
+        else:
+            message = item["msg"]
+            if "input" in item and not isinstance(item["input"], dict):
+                message += f" (got {item['input']!r})"
+        lines.append(f"{source}: {key}: {message}")
+    return lines
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Parse a ``.env`` file of ``KEY=value`` lines (quotes and ``export`` allowed)."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def load_settings(
+    path: Path | None = None,
+    *,
+    environ: dict[str, str] | None = None,
+    dotenv: Path | None = Path(".env"),
+) -> Settings:
+    """Read settings from ``path`` (default ``config.toml``, optional) and the token from the env.
+
+    An explicitly given ``path`` must exist. Raises :class:`ConfigError` with one line per problem.
+    """
+    explicit = path is not None
+    path = path if path is not None else DEFAULT_CONFIG
+    source = str(path)
+    data: dict[str, object] = {}
+    if path.exists():
+        try:
+            with path.open("rb") as handle:
+                data = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError([f"{source}: not valid TOML: {exc}"]) from None
+        except OSError as exc:
+            raise ConfigError([f"{source}: cannot be read: {exc.strerror}"]) from None
+    elif explicit:
+        raise ConfigError([f"{source}: no such file (copy config.example.toml to start)"])
+    if "token" in data:
+        raise ConfigError(
+            [f"{source}: token: do not put the token in a file; set {TOKEN_ENV} instead"]
+        )
+    env = dict(os.environ) if environ is None else environ
+    token = env.get(TOKEN_ENV) or (read_dotenv(dotenv).get(TOKEN_ENV) if dotenv else None)
+    try:
+        return Settings.model_validate({**data, "token": token or None})
+    except ValidationError as exc:
+        raise ConfigError(_describe(source, exc)) from None

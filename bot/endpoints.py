@@ -1,0 +1,27 @@
+"""Point discord.py at the configured REST and gateway endpoints (a proxy, or the test fake).
+
+discord.py keeps these as class attributes, so they are process-wide. They are set in one place,
+here, and :func:`use_endpoints` restores the previous values when the bot is done with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.config import DiscordSettings
+
+
+@contextmanager
+def use_endpoints(settings: DiscordSettings) -> Iterator[None]:
+    saved_base, saved_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    Route.BASE = settings.api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    try:
+        yield
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved_base, saved_gateway

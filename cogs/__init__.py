@@ -1,0 +1,1 @@
+"""The thin Discord layer: one module per area. Cogs call services and render outcomes."""
