@@ -1,0 +1,188 @@
+"""Three-Card Pegasus: read-only questions about a state (whose move, prices, legal moves).
+
+Nothing here changes a state; the UI, the AI and the tests use these to ask what may happen.
+"""
+
+from __future__ import annotations
+
+from bot.rules.common import NotSeated
+from bot.rules.pegaz_actions import (
+    Action,
+    Cheat,
+    Check,
+    Exchange,
+    Fold,
+    Keep,
+    Leave,
+    Modify,
+    Offer,
+    RuleOnCheat,
+    Start,
+)
+from bot.rules.pegaz_reducer import index_of
+from bot.rules.pegaz_state import PegazState, Phase, Seat, SeatStatus
+
+_SUBSETS: tuple[tuple[int, ...], ...] = (
+    (),
+    (0,),
+    (1,),
+    (2,),
+    (0, 1),
+    (0, 2),
+    (1, 2),
+    (0, 1, 2),
+)
+_OVER = (Phase.OFFERING, Phase.FINISHED, Phase.CANCELLED)
+
+
+def is_over(state: PegazState) -> bool:
+    """Finished (offerings decided too) or cancelled: nothing more can happen."""
+    return state.phase is Phase.FINISHED or state.phase is Phase.CANCELLED
+
+
+def is_settled(state: PegazState) -> bool:
+    """The pot is paid out (or refunded); only offerings to Ranald may still be pending."""
+    return state.phase in _OVER
+
+
+def seat_of(state: PegazState, player: int) -> Seat:
+    i = index_of(state, player)
+    if i < 0:
+        raise NotSeated(player=player)
+    return state.seats[i]
+
+
+def hand_of(state: PegazState, player: int) -> tuple[int, ...]:
+    """The player's own cards (empty before the deal and after going out)."""
+    return seat_of(state, player).hand
+
+
+def visible_hand(state: PegazState, viewer: int, player: int) -> tuple[int, ...] | None:
+    """What ``viewer`` may see of ``player``'s hand: their own cards, or nothing."""
+    return hand_of(state, player) if viewer == player else None
+
+
+def active_players(state: PegazState) -> tuple[int, ...]:
+    return tuple(s.player for s in state.seats if s.status is SeatStatus.ACTIVE)
+
+
+def awaiting_ruling(state: PegazState) -> tuple[int, ...]:
+    """Caught cheaters the GM must rule on before the game goes on."""
+    return state.rulings
+
+
+def whose_turn(state: PegazState) -> int | None:
+    """The player who must exchange, check or fold now, if anyone."""
+    if state.phase not in (Phase.EXCHANGE, Phase.CHECKS) or state.turn is None or state.rulings:
+        return None
+    seat = state.seats[state.turn]
+    return None if seat.pending else seat.player
+
+
+def to_act(state: PegazState) -> tuple[int, ...]:
+    """Every player who may act now: secret modifier choices, the turn, or the offering."""
+    if state.phase is Phase.OFFERING:
+        return state.offers
+    out = [s.player for s in state.seats if s.pending]
+    turn = whose_turn(state)
+    if turn is not None:
+        out.append(turn)
+    return tuple(out)
+
+
+def checks_allowed(state: PegazState) -> bool:
+    """Whether the player on turn could check now (from exchange round 2 on)."""
+    return state.phase is Phase.CHECKS or (state.phase is Phase.EXCHANGE and state.round >= 2)
+
+
+def check_price(state: PegazState) -> int:
+    return 3 * state.stake
+
+
+def exchange_price(state: PegazState, k: int, new_stake: int | None = None) -> int:
+    """What exchanging ``k`` cards costs at ``new_stake`` (default: the current stake)."""
+    return (1 + k) * (state.stake if new_stake is None else new_stake)
+
+
+def stake_bounds(state: PegazState) -> tuple[int, int | None]:
+    """The lowest and highest stake an exchange may set now (``None``: no ceiling)."""
+    s = state.settings
+    high: int | None = None if s.raise_limit is None else state.stake + s.raise_limit
+    if s.max_stake is not None:
+        high = s.max_stake if high is None else min(high, s.max_stake)
+    return state.stake, high
+
+
+def _modifier_choices(seat: Seat) -> list[Action]:
+    out: list[Action] = [Keep(seat.player)]
+    p, fresh = seat.player, seat.fresh
+    if seat.luck or seat.gamble:
+        out.extend(Modify(p, ((c, d),)) for c in fresh for d in (-1, 1))
+    if seat.luck and seat.gamble:
+        out.extend(
+            Modify(p, ((c, d), (e, f)))
+            for c in fresh
+            for e in fresh
+            if c < e
+            for d in (-1, 1)
+            for f in (-1, 1)
+        )
+    if seat.gamble:
+        out.extend(Cheat(p, c, d) for c in fresh for d in (-2, 2))
+    return out
+
+
+def _turn_choices(state: PegazState, seat: Seat) -> list[Action]:
+    p, funds, stake = seat.player, seat.funds, state.stake
+    out: list[Action] = []
+    if state.phase is Phase.EXCHANGE:
+        _, high = stake_bounds(state)
+        for cards in _SUBSETS:
+            afford = funds // (1 + len(cards))
+            top = afford if high is None else min(high, afford)
+            if top < stake:
+                continue
+            out.append(Exchange(p, cards, stake))
+            if top > stake:
+                out.append(Exchange(p, cards, stake + 1))
+            if top > stake + 1:
+                out.append(Exchange(p, cards, top))
+    if checks_allowed(state) and funds >= 3 * stake:
+        out.extend(
+            Check(p, t.player)
+            for t in state.seats
+            if t.status is SeatStatus.ACTIVE and t.player != p
+        )
+    out.append(Fold(p))
+    return out
+
+
+def legal_actions(state: PegazState) -> list[Action]:
+    """A finite, representative list of every legal action for whoever may act now.
+
+    Modifier choices of every pending player (all of them), the GM's rulings, and for the player
+    on turn: exchanges of every card subset at the current stake, one penny more and the most
+    allowed (capped by what the player can pay); a check on each opponent; fold. Before the
+    start: start (by the first seat) and leave. Join, Cancel and Timeout are never listed.
+    """
+    phase = state.phase
+    if phase is Phase.SEATING:
+        out: list[Action] = [Leave(s.player) for s in state.seats]
+        if len(state.seats) >= 2:
+            out.insert(0, Start(state.seats[0].player))
+        return out
+    if phase is Phase.OFFERING:
+        return [Offer(p, accept) for p in state.offers for accept in (True, False)]
+    if phase in _OVER:
+        return []
+    out = []
+    for seat in state.seats:
+        if seat.pending:
+            out.extend(_modifier_choices(seat))
+    for cheater in state.rulings:
+        out.append(RuleOnCheat(True, cheater))
+        out.append(RuleOnCheat(False, cheater))
+    turn = whose_turn(state)
+    if turn is not None:
+        out.extend(_turn_choices(state, state.seats[state.turn or 0]))
+    return out

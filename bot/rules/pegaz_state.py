@@ -1,0 +1,284 @@
+"""Three-Card Pegasus: table settings, typed errors and the immutable state.
+
+See :mod:`bot.rules.pegaz` for the rules and the public entry points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import Literal, Self
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from bot.rules.common import InvalidSettings, RulesError
+from bot.rules.pegaz_cards import DICE
+
+MAX_SEATS = 8
+"""The most players at one table (8 x 3 cards is a whole d6 deck)."""
+
+SHILLING = 12
+"""Pennies in a silver shilling: the default stake."""
+
+
+class PegazSettings(BaseModel):
+    """The settings of one table. Amounts are in pennies. ``None`` means no limit."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    stake: int = SHILLING
+    exchanges: int | None = 2
+    raise_limit: int | None = 1
+    max_stake: int | None = None
+    die: int = 6
+    source: Literal["dice", "deck"] = "dice"
+    turn_timeout: int = 600
+    detection_modifier: int = 0
+    cheat_ruling: Literal["expel", "gm"] = "expel"
+    tie: Literal["split", "rollover"] = "split"
+    carried_pot: int = 0
+
+    @model_validator(mode="after")
+    def _validate(self) -> Self:
+        if self.stake <= 0:
+            raise InvalidSettings(field="stake", value=self.stake)
+        if self.exchanges is not None and self.exchanges < 1:
+            raise InvalidSettings(field="exchanges", value=self.exchanges)
+        if self.raise_limit is not None and self.raise_limit < 0:
+            raise InvalidSettings(field="raise_limit", value=self.raise_limit)
+        if self.max_stake is not None and self.max_stake < self.stake:
+            raise InvalidSettings(field="max_stake", value=self.max_stake)
+        if self.die not in DICE:
+            raise InvalidSettings(field="die", value=self.die)
+        if self.turn_timeout <= 0:
+            raise InvalidSettings(field="turn_timeout", value=self.turn_timeout)
+        if not -100 <= self.detection_modifier <= 100:
+            raise InvalidSettings(field="detection_modifier", value=self.detection_modifier)
+        if self.carried_pot < 0:
+            raise InvalidSettings(field="carried_pot", value=self.carried_pot)
+        return self
+
+    @classmethod
+    def parse(cls, data: Mapping[str, object]) -> PegazSettings:
+        """Build settings from loose data; every problem becomes :class:`InvalidSettings`."""
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(x) for x in err["loc"]) or "settings"
+            raise InvalidSettings(field=field, value=data.get(field)) from None
+
+    @classmethod
+    def wild(cls, stake: int = SHILLING, **values: object) -> PegazSettings:
+        """The "wild pegasus" preset: unlimited exchanges, no raise limit, no max stake."""
+        data: dict[str, object] = {**values, "stake": stake}
+        data.update(exchanges=None, raise_limit=None, max_stake=None)
+        return cls.parse(data)
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+class IllegalExchange(RulesError):
+    """Bad card indexes, or a new stake below the current one. ``reason`` says which."""
+
+    code = "illegal_exchange"
+
+
+class RaiseTooHigh(RulesError):
+    """A raise adds more than the table's ``raise_limit``."""
+
+    code = "raise_too_high"
+
+
+class StakeOverMax(RulesError):
+    """A raise goes over the table's ``max_stake``."""
+
+    code = "stake_over_max"
+
+
+class CheckNotAllowed(RulesError):
+    """A check in round 1, or on a target that is not an opponent still in the game."""
+
+    code = "check_not_allowed"
+
+
+class IllegalModifier(RulesError):
+    """A modifier choice the character may not make. ``reason`` is one of: ``count`` (not one
+    or two shifts), ``size`` (not +-1, or a cheat not +-2), ``card`` (not a card just dealt),
+    ``same_card``, ``needs_both`` (two shifts need Luck and Gamble), ``needs_gamble`` (a cheat),
+    ``no_trait``."""
+
+    code = "illegal_modifier"
+
+
+class TableFull(RulesError):
+    code = "table_full"
+
+
+class NotEnoughPlayers(RulesError):
+    code = "not_enough_players"
+
+
+class InvalidPlayer(RulesError):
+    """A player's traits are out of range (Perception outside 0..100)."""
+
+    code = "invalid_player"
+
+
+# --- state --------------------------------------------------------------------------------------
+
+
+class Phase(StrEnum):
+    SEATING = "seating"
+    MODIFIERS = "modifiers"
+    """After the deal, everyone with Luck or Gamble chooses in secret."""
+    EXCHANGE = "exchange"
+    CHECKS = "checks"
+    OFFERING = "offering"
+    """The pot is paid out; winners decide on Ranald's tenth."""
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class SeatStatus(StrEnum):
+    ACTIVE = "active"
+    FOLDED = "folded"
+    """Folded by choice or by a turn timeout."""
+    BROKE = "broke"
+    """Forced out: could not pay the stake (or, in the check phase, a check)."""
+    CHECKED = "checked"
+    """Lost a check (or tied one)."""
+    EXPELLED = "expelled"
+    """Caught cheating and expelled."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player at the table. ``funds`` is what is left of the purse the game may spend."""
+
+    player: int
+    luck: bool
+    gamble: bool
+    perception: int
+    funds: int
+    paid: int = 0
+    hand: tuple[int, ...] = ()
+    status: SeatStatus = SeatStatus.ACTIVE
+    pending: bool = False
+    """Owes a modifier choice."""
+    fresh: tuple[int, ...] = ()
+    """Card indexes the pending modifier choice may touch (the cards just dealt)."""
+    cheat: tuple[int, int] | None = None
+    """``(card, delta)`` of a cheat awaiting the GM's ruling, to undo it on a pardon."""
+    won: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PegazState:
+    """The whole table. Immutable: every action returns a new one."""
+
+    settings: PegazSettings
+    phase: Phase = Phase.SEATING
+    seats: tuple[Seat, ...] = ()
+    pot: int = 0
+    stake: int = 0
+    round: int = 0
+    turn: int | None = None
+    """Index into ``seats`` of the player whose turn it is."""
+    deck: tuple[int, ...] = ()
+    """Deck source: how many copies of each face (index face-1) are left to draw."""
+    discard: tuple[int, ...] = ()
+    rulings: tuple[int, ...] = ()
+    """Caught cheaters awaiting the GM's ruling."""
+    swapped: bool = False
+    """Somebody exchanged at least one card in this round."""
+    last_out: tuple[int, ...] = ()
+    """Players who went out since two or more were last left: they share a pot nobody keeps."""
+    winners: tuple[int, ...] = ()
+    offers: tuple[int, ...] = ()
+    """Winners who have not yet decided on Ranald's offering."""
+    offered: int = 0
+    rolled_over: int = 0
+
+
+# --- fast copies ------------------------------------------------------------------------------
+# ``dataclasses.replace`` is generic and slow; NPC players replay thousands of games per decision,
+# so the reducer copies states and seats through these typed, explicit helpers instead.
+
+
+class _Keep(Enum):
+    KEEP = 0
+
+
+KEEP = _Keep.KEEP
+
+
+def seat_with(
+    s: Seat,
+    *,
+    funds: int | _Keep = KEEP,
+    paid: int | _Keep = KEEP,
+    hand: tuple[int, ...] | _Keep = KEEP,
+    status: SeatStatus | _Keep = KEEP,
+    pending: bool | _Keep = KEEP,
+    fresh: tuple[int, ...] | _Keep = KEEP,
+    cheat: tuple[int, int] | _Keep | None = KEEP,
+    won: int | _Keep = KEEP,
+) -> Seat:
+    """A copy of ``s`` with the given fields changed."""
+    return Seat(
+        s.player,
+        s.luck,
+        s.gamble,
+        s.perception,
+        s.funds if funds is KEEP else funds,
+        s.paid if paid is KEEP else paid,
+        s.hand if hand is KEEP else hand,
+        s.status if status is KEEP else status,
+        s.pending if pending is KEEP else pending,
+        s.fresh if fresh is KEEP else fresh,
+        s.cheat if cheat is KEEP else cheat,
+        s.won if won is KEEP else won,
+    )
+
+
+def state_with(
+    st: PegazState,
+    *,
+    phase: Phase | _Keep = KEEP,
+    seats: tuple[Seat, ...] | _Keep = KEEP,
+    pot: int | _Keep = KEEP,
+    stake: int | _Keep = KEEP,
+    round: int | _Keep = KEEP,
+    turn: int | _Keep | None = KEEP,
+    deck: tuple[int, ...] | _Keep = KEEP,
+    discard: tuple[int, ...] | _Keep = KEEP,
+    rulings: tuple[int, ...] | _Keep = KEEP,
+    swapped: bool | _Keep = KEEP,
+    last_out: tuple[int, ...] | _Keep = KEEP,
+    winners: tuple[int, ...] | _Keep = KEEP,
+    offers: tuple[int, ...] | _Keep = KEEP,
+    offered: int | _Keep = KEEP,
+    rolled_over: int | _Keep = KEEP,
+) -> PegazState:
+    """A copy of ``st`` with the given fields changed."""
+    return PegazState(
+        st.settings,
+        st.phase if phase is KEEP else phase,
+        st.seats if seats is KEEP else seats,
+        st.pot if pot is KEEP else pot,
+        st.stake if stake is KEEP else stake,
+        st.round if round is KEEP else round,
+        st.turn if turn is KEEP else turn,
+        st.deck if deck is KEEP else deck,
+        st.discard if discard is KEEP else discard,
+        st.rulings if rulings is KEEP else rulings,
+        st.swapped if swapped is KEEP else swapped,
+        st.last_out if last_out is KEEP else last_out,
+        st.winners if winners is KEEP else winners,
+        st.offers if offers is KEEP else offers,
+        st.offered if offered is KEEP else offered,
+        st.rolled_over if rolled_over is KEEP else rolled_over,
+    )
