@@ -1,0 +1,37 @@
+"""A loopback Discord (Gateway + REST API v10) for end-to-end tests of the real discord.py bot.
+
+Start with :class:`FakeDiscord` (``server.py``) and :class:`BotHarness` (``harness.py``); the
+pytest fixtures in ``tests/conftest.py`` wire them together.
+"""
+
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.interactions import InteractionHandle
+from tests.fakediscord.messages import FakeMessage
+from tests.fakediscord.models import (
+    ADMINISTRATOR,
+    MANAGE_GUILD,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeRole,
+    FakeUser,
+)
+from tests.fakediscord.openapi import Violation
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import WaitTimeout
+
+__all__ = [
+    "ADMINISTRATOR",
+    "MANAGE_GUILD",
+    "BotHarness",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "InteractionHandle",
+    "Violation",
+    "WaitTimeout",
+]

@@ -1,0 +1,185 @@
+"""What people do in Discord, as test helpers: slash commands, clicks, selects, modals, typing."""
+
+# ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    COMPONENT,
+    MODAL_SUBMIT,
+    InteractionHandle,
+    new_interaction,
+)
+from tests.fakediscord.messages import BUTTON, SELECT_TYPES, FakeMessage
+from tests.fakediscord.models import DM, FakeChannel, FakeMember, FakeUser
+from tests.fakediscord.payloads import (
+    button_data,
+    command_data,
+    find_item,
+    modal_data,
+    select_data,
+)
+from tests.fakediscord.state import FakeState
+
+Person = FakeUser | FakeMember
+
+
+def _user(person: Person) -> FakeUser:
+    return person.user if isinstance(person, FakeMember) else person
+
+
+class Actions:
+    """Mixed into :class:`FakeDiscord`; every action sends one gateway event to the bot."""
+
+    state: FakeState
+    gateway: Gateway
+
+    def _where(self, channel: FakeChannel | int | None) -> FakeChannel:
+        if channel is None:
+            return self.state.default_guild.text_channel
+        if isinstance(channel, int):
+            return self.state.channels[channel]
+        return channel
+
+    def _send(self, handle: InteractionHandle) -> InteractionHandle:
+        if self.gateway.session is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        self.state.emit("INTERACTION_CREATE", handle.payload)
+        return handle
+
+    async def slash(
+        self,
+        person: Person,
+        command: str,
+        *,
+        channel: FakeChannel | int | None = None,
+        options: dict[str, Any] | None = None,
+        **values: Any,
+    ) -> InteractionHandle:
+        """``/command`` with typed options (``options=`` for names that are not identifiers).
+
+        ``command`` is the full name, e.g. ``"pegaz open"`` or ``"gm purse give"``.
+        """
+        user, where = _user(person), self._where(channel)
+        guild = self.state.guilds.get(where.guild_id) if where.guild_id else None
+        data = command_data(
+            self.state.commands_for(guild), command, values | (options or {}), guild
+        )
+        handle = new_interaction(self.state, user, where, APPLICATION_COMMAND, data, name=command)
+        return self._send(handle)
+
+    async def autocomplete(
+        self,
+        person: Person,
+        command: str,
+        option: str,
+        typed: str,
+        *,
+        channel: FakeChannel | int | None = None,
+        timeout: float = 5.0,
+        **values: Any,
+    ) -> list[dict[str, Any]]:
+        """Type ``typed`` into ``option`` of ``/command`` and return the bot's choices."""
+        user, where = _user(person), self._where(channel)
+        guild = self.state.guilds.get(where.guild_id) if where.guild_id else None
+        commands = self.state.commands_for(guild)
+        data = command_data(commands, command, {**values, option: typed}, guild, focused=option)
+        handle = new_interaction(self.state, user, where, AUTOCOMPLETE, data, name=command)
+        self._send(handle)
+        await handle.ack(timeout)
+        if handle.choices is None:
+            raise AssertionError(f"autocomplete for /{command} {option} got no choices")
+        return handle.choices
+
+    async def click(
+        self,
+        person: Person,
+        message: FakeMessage,
+        label: str | None = None,
+        *,
+        custom_id: str | None = None,
+    ) -> InteractionHandle:
+        """Click the button with this label (or custom_id) on ``message``."""
+        if label is None and custom_id is None:
+            raise TypeError("click needs a label or a custom_id")
+        button = find_item(message, {BUTTON}, label=label, custom_id=custom_id)
+        return self._component(_user(person), message, button_data(button))
+
+    async def select(
+        self,
+        person: Person,
+        message: FakeMessage,
+        values: list[Any],
+        *,
+        placeholder: str | None = None,
+        custom_id: str | None = None,
+    ) -> InteractionHandle:
+        """Pick ``values`` in a select menu (string values; users/roles/channels for the others)."""
+        select = find_item(message, SELECT_TYPES, placeholder=placeholder, custom_id=custom_id)
+        guild = self.state.guilds.get(message.channel.guild_id or 0)
+        return self._component(_user(person), message, select_data(select, values, guild))
+
+    def _component(
+        self, user: FakeUser, message: FakeMessage, data: dict[str, Any]
+    ) -> InteractionHandle:
+        if message.deleted:
+            raise ValueError(f"{message!r} was deleted")
+        if message.ephemeral_to is not None and message.ephemeral_to is not user:
+            raise ValueError(f"{message!r} is ephemeral to someone else")
+        handle = new_interaction(
+            self.state, user, message.channel, COMPONENT, data, message=message
+        )
+        return self._send(handle)
+
+    async def submit_modal(
+        self,
+        person: Person,
+        opened_by: InteractionHandle,
+        values: dict[str, Any],
+        *,
+        timeout: float = 5.0,
+    ) -> InteractionHandle:
+        """Fill in and submit the modal the bot opened in answer to ``opened_by``.
+
+        ``values`` maps each field's custom_id or label to its text (or select values).
+        """
+        modal = await opened_by.wait_modal(timeout)
+        data = modal_data(modal, values)
+        handle = new_interaction(
+            self.state,
+            _user(person),
+            opened_by.channel,
+            MODAL_SUBMIT,
+            data,
+            message=opened_by.message,
+            parent=opened_by,
+        )
+        return self._send(handle)
+
+    async def say(
+        self, person: Person, content: str, *, channel: FakeChannel | int | None = None
+    ) -> FakeMessage:
+        """A user writes a plain message (the bot gets it if its intents ask for messages)."""
+        where = self._where(channel)
+        return self.state.create_message(where, {"content": content}, author=_user(person))
+
+    # -- reading what the bot did ----------------------------------------------------------------
+    def channel(self, channel: FakeChannel | int) -> FakeChannel:
+        return self.state.channels[channel if isinstance(channel, int) else channel.id]
+
+    def dm_channel(self, person: Person) -> FakeChannel:
+        return self.state.dm_channel(_user(person))
+
+    def dms(self, person: Person) -> list[FakeMessage]:
+        """Messages the bot sent to this user by DM, oldest first."""
+        channel = self.state.dm_channels.get(_user(person).id)
+        return [] if channel is None else [m for m in channel.messages if m.channel.type == DM]
+
+    def ephemeral(self, person: Person, channel: FakeChannel | None = None) -> list[FakeMessage]:
+        """Ephemeral messages only this user sees, oldest first."""
+        return self.state.ephemeral(_user(person), channel)

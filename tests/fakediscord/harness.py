@@ -1,0 +1,169 @@
+"""Run the real SzulerniaBot against a FakeDiscord: start, wait until ready, restart, stop."""
+
+# ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.app import DEFAULT_EXTENSIONS, SzulerniaBot
+from bot.config import BotSettings, DatabaseSettings, DiscordSettings, Settings
+from bot.endpoints import use_endpoints
+from tests.fakediscord.server import FakeDiscord
+
+READY_TIMEOUT = 10.0
+CAPTURED_LOGGERS = ("discord", "bot", "cogs", "tests")
+
+
+class ErrorLog(logging.Handler):
+    """Keeps ERROR records from the bot and discord.py: an exception in a handler fails a test."""
+
+    def __init__(self, notify: Callable[[], None]) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+        self._notify = notify
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def attach(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        logging.getLogger().addHandler(self)
+
+    def detach(self) -> None:
+        logging.getLogger().removeHandler(self)
+        self._loop = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.split(".")[0] in CAPTURED_LOGGERS:
+            self.records.append(record)
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.call_soon_threadsafe(self._notify)  # wake fake.wait_for
+
+
+class BotHarness:
+    """One bot process-equivalent per test; ``restart()`` keeps the database and the fake."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        *,
+        database: Path,
+        seed: int = 1234,
+        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
+        guild_ready_timeout: float = 0.05,
+        bot_settings: dict[str, Any] | None = None,
+    ) -> None:
+        self.fake = fake
+        self.seed = seed
+        self.extensions = tuple(extensions)
+        self.guild_ready_timeout = guild_ready_timeout
+        self.settings = Settings(
+            database=DatabaseSettings(path=database),
+            bot=BotSettings(**(bot_settings or {})),
+            discord=DiscordSettings(api_base=fake.api_base, gateway_url=fake.gateway_url),
+            token=fake.token,
+        )
+        self.startup_seconds: list[float] = []
+        self.errors = ErrorLog(fake.state.notify)
+        self._bot: SzulerniaBot | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._endpoints = contextlib.ExitStack()
+        self._entered = False
+
+    @property
+    def bot(self) -> SzulerniaBot:
+        if self._bot is None:
+            raise RuntimeError("the bot is not running")
+        return self._bot
+
+    def rng(self) -> random.Random:
+        return random.Random(self.seed)
+
+    async def start(self) -> SzulerniaBot:
+        """Start the bot, returning once it is READY (commands are synced before that)."""
+        if not self._entered:
+            self._entered = True
+            self._endpoints.enter_context(use_endpoints(self.settings.discord))
+            self.errors.attach()
+        began = time.perf_counter()
+        bot = SzulerniaBot(
+            self.settings,
+            rng_factory=self.rng,
+            extensions=self.extensions,
+            guild_ready_timeout=self.guild_ready_timeout,
+        )
+        self._bot = bot
+        assert self.settings.token is not None
+        try:
+            await bot.login(self.settings.token)  # runs setup_hook: extensions, command sync
+        except BaseException:
+            await self.stop()
+            raise
+        self._task = asyncio.create_task(bot.connect(reconnect=True), name="szulernia-bot")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {self._task, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+        )
+        if ready not in done:
+            ready.cancel()
+            cause = self._task.exception() if self._task in done else None
+            await self.stop()
+            raise RuntimeError(f"the bot did not become ready within {READY_TIMEOUT}s") from cause
+        self.startup_seconds.append(time.perf_counter() - began)
+        return bot
+
+    async def stop(self) -> None:
+        bot, task = self._bot, self._task
+        self._bot = self._task = None
+        if bot is not None:
+            await bot.close()
+        if task is not None:
+            try:
+                await asyncio.wait_for(task, 5.0)
+            except asyncio.CancelledError:
+                pass
+            except Exception:  # the ErrorLog turns this into a test failure
+                logging.getLogger("tests.fakediscord").exception("the bot's connection failed")
+
+    async def restart(self) -> SzulerniaBot:
+        """Stop the bot and start a new one on the same database, as a redeploy would."""
+        await self.stop()
+        return await self.start()
+
+    async def close(self) -> None:
+        await self.stop()
+        self.errors.detach()
+        self._endpoints.close()
+        self._entered = False
+
+    async def wait_for_error(self, timeout: float = 5.0) -> logging.LogRecord:
+        """Wait until the bot or discord.py logs an error, and take it."""
+        await self.fake.state.wait_for(
+            lambda: self.errors.records,
+            timeout=timeout,
+            what="an error logged by the bot",
+            fail_on_violation=False,
+        )
+        return self.errors.records.pop(0)
+
+    def take_errors(self) -> list[logging.LogRecord]:
+        """Return and forget the logged errors, for tests that provoke them on purpose."""
+        taken = list(self.errors.records)
+        self.errors.records.clear()
+        return taken
+
+    def problems(self) -> list[str]:
+        """Logged errors left over: each is a test failure."""
+        out = []
+        for record in self.errors.records:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                text += f" ({record.exc_info[1]!r})"
+            out.append(f"{record.name}: {text}")
+        return out

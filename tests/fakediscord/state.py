@@ -1,0 +1,266 @@
+"""Everything the fake Discord remembers, and waiting for it to change."""
+
+# ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tests.fakediscord.messages import FakeMessage
+from tests.fakediscord.models import (
+    DEFAULT_PERMISSIONS,
+    DM,
+    EPHEMERAL,
+    FakeChannel,
+    FakeGuild,
+    FakeRole,
+    FakeUser,
+    Snowflakes,
+)
+from tests.fakediscord.openapi import Violation
+
+if TYPE_CHECKING:
+    from tests.fakediscord.interactions import InteractionHandle
+
+Emitter = Callable[[str, dict[str, Any]], None]
+BOT_NAME = "Szulernia"
+RECHECK_SECONDS = 0.05
+
+
+@dataclass
+class RequestRecord:
+    """One REST request as the fake saw it (after faults, before the handler)."""
+
+    method: str
+    path: str
+    template: str | None
+    body: Any
+    status: int = 0
+    files: list[str] = field(default_factory=list)
+
+
+class WaitTimeout(AssertionError):
+    """A wait helper gave up; the message says what it was waiting for and what it saw."""
+
+
+class FakeState:
+    def __init__(self) -> None:
+        self.snowflake = Snowflakes()
+        self.users: dict[int, FakeUser] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.files: dict[int, bytes] = {}  # attachment id -> the uploaded bytes
+        self.dm_channels: dict[int, FakeChannel] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
+        self.interactions: dict[str, InteractionHandle] = {}
+        self.violations: list[Violation] = []
+        self.unsupported: list[str] = []
+        self.crashes: list[str] = []  # exceptions inside the fake's own handlers
+        self.requests: list[RequestRecord] = []
+        self.emitter: Emitter | None = None
+        self._waiters: set[asyncio.Future[None]] = set()
+        self._command_ids: dict[tuple[int | None, int, str], int] = {}
+
+        self.bot_user = FakeUser(self.snowflake(), BOT_NAME, bot=True)
+        self.application_id = self.bot_user.id
+        self.owner = self.add_user("Owner")
+        self.default_guild = self.add_guild("The Drunken Griffin", owner=self.owner)
+
+    # -- builders ----------------------------------------------------------------------------
+    def add_user(self, name: str, *, dms_open: bool = True, locale: str = "en-US") -> FakeUser:
+        user = FakeUser(self.snowflake(), name, dms_open=dms_open, locale=locale)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        channel: str = "tavern",
+        locale: str = "en-US",
+        bot_permissions: int = DEFAULT_PERMISSIONS,
+    ) -> FakeGuild:
+        """A guild with @everyone, one text channel, its owner and the bot as members."""
+        owner = owner or self.add_user(f"{name} owner")
+        guild = FakeGuild(self, self.snowflake(), name, owner.id, locale)
+        guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", DEFAULT_PERMISSIONS)
+        guild.add_channel(channel)
+        guild.add_member(owner)
+        bot_role = guild.add_role(BOT_NAME, permissions=bot_permissions)
+        guild.add_member(self.bot_user, roles=[bot_role])
+        self.guilds[guild.id] = guild
+        self.emit("GUILD_CREATE", guild.payload())
+        return guild
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        if user.id not in self.dm_channels:
+            channel = FakeChannel(self.snowflake(), DM, recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return self.dm_channels[user.id]
+
+    # -- messages ----------------------------------------------------------------------------
+    def create_message(
+        self,
+        channel: FakeChannel,
+        body: dict[str, Any],
+        *,
+        author: FakeUser | None = None,
+        ephemeral_to: FakeUser | None = None,
+        **extra: Any,
+    ) -> FakeMessage:
+        message = FakeMessage(self.snowflake(), channel, author or self.bot_user, **extra)
+        message.apply(body, edit=False)
+        if ephemeral_to is not None and message.ephemeral:
+            message.ephemeral_to = ephemeral_to
+        channel.history.append(message)
+        self.messages[message.id] = message
+        if message.ephemeral_to is None:
+            self.emit_message("MESSAGE_CREATE", message)
+        self.notify()
+        return message
+
+    def edit_message(self, message: FakeMessage, body: dict[str, Any]) -> FakeMessage:
+        message.apply(body, edit=True)
+        if message.ephemeral_to is None:
+            self.emit_message("MESSAGE_UPDATE", message)
+        self.notify()
+        return message
+
+    def delete_message(self, message: FakeMessage) -> None:
+        message.deleted = True
+        if message.ephemeral_to is None:
+            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.channel.guild_id:
+                data["guild_id"] = str(message.channel.guild_id)
+            self.emit("MESSAGE_DELETE", data)
+        self.notify()
+
+    def emit_message(self, event: str, message: FakeMessage) -> None:
+        data = message.payload()
+        if message.channel.guild_id:
+            data["guild_id"] = str(message.channel.guild_id)
+        self.emit(event, data)
+
+    def ephemeral(self, user: FakeUser, channel: FakeChannel | None = None) -> list[FakeMessage]:
+        """Ephemeral messages only ``user`` sees (optionally in one channel), oldest first."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.ephemeral_to is user and not m.deleted and channel in (None, m.channel)
+        ]
+
+    # -- commands ----------------------------------------------------------------------------
+    def store_commands(self, guild_id: int | None, body: list[dict[str, Any]]) -> list[Any]:
+        stored = []
+        for command in body:
+            kind = command.get("type") or 1
+            key = (guild_id, kind, command["name"])
+            if key not in self._command_ids:
+                self._command_ids[key] = self.snowflake()
+            item = copy.deepcopy(command)
+            item.update(
+                id=str(self._command_ids[key]),
+                application_id=str(self.application_id),
+                version=str(self.snowflake()),
+                type=kind,
+                description=command.get("description") or "",
+                default_member_permissions=command.get("default_member_permissions"),
+                nsfw=bool(command.get("nsfw")),
+                contexts=command.get("contexts"),
+                integration_types=command.get("integration_types") or [0],
+            )
+            if guild_id is not None:
+                item["guild_id"] = str(guild_id)
+            stored.append(item)
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        self.command_syncs.append((guild_id, copy.deepcopy(body)))
+        self.notify()
+        return stored
+
+    def commands_for(self, guild: FakeGuild | None) -> list[dict[str, Any]]:
+        """Commands a user sees: the guild's own first, then the global ones."""
+        local = self.guild_commands.get(guild.id, []) if guild else []
+        return [*local, *self.global_commands]
+
+    # -- events and waiting ------------------------------------------------------------------
+    def emit(self, event: str, data: dict[str, Any]) -> None:
+        if self.emitter is not None:
+            self.emitter(event, data)
+
+    def record_violations(self, violations: list[Violation]) -> None:
+        self.violations.extend(violations)
+        self.notify()
+
+    def notify(self) -> None:
+        """Wake every waiter: something changed."""
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], Any],
+        *,
+        timeout: float = 5.0,
+        what: str = "a condition",
+        fail_on_violation: bool = True,
+    ) -> Any:
+        """Return the first truthy ``predicate()``, or fail after ``timeout`` seconds.
+
+        The predicate is re-checked on every change in the fake, and every
+        ``RECHECK_SECONDS`` for conditions on the bot's side (its cache, its database). A new
+        OpenAPI/limit violation fails the wait at once, with the violation.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        seen_violations = len(self.violations)
+        while True:
+            result = predicate()
+            if result:
+                return result
+            if fail_on_violation and len(self.violations) > seen_violations:
+                new = "\n".join(map(str, self.violations[seen_violations:]))
+                raise AssertionError(
+                    f"while waiting for {what}, the bot sent an invalid request:\n{new}"
+                )
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise WaitTimeout(
+                    f"timed out after {timeout}s waiting for {what}\n{self.summary()}"
+                )
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.add(waiter)
+            try:
+                await asyncio.wait_for(waiter, min(remaining, RECHECK_SECONDS))
+            except TimeoutError:
+                pass
+            finally:
+                self._waiters.discard(waiter)
+
+    def summary(self, last: int = 8) -> str:
+        """The latest requests and messages, to explain a failed wait."""
+        lines = ["recent requests:"]
+        lines += [f"  {r.status} {r.method} {r.path}" for r in self.requests[-last:]]
+        lines.append("recent messages:")
+        recent = sorted(self.messages.values(), key=lambda m: m.id)[-last:]
+        lines += [f"  {m!r}" for m in recent]
+        if self.violations:
+            lines.append("violations:")
+            lines += [f"  {v}" for v in self.violations]
+        return "\n".join(lines)
+
+
+__all__ = ["EPHEMERAL", "FakeState", "RequestRecord", "WaitTimeout"]
