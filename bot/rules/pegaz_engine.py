@@ -13,7 +13,6 @@ from bot.rules.common import (
     AlreadySeated,
     GameOver,
     InsufficientFunds,
-    NotSeated,
     NotYourTurn,
     WrongPhase,
 )
@@ -38,28 +37,34 @@ from bot.rules.pegaz_events import (
     Cancelled,
     Caught,
     Checked,
-    Dealt,
     Detection,
     DetectionRoll,
-    Drew,
     Event,
     Exchanged,
     Expelled,
     Folded,
-    GameEnded,
     Joined,
     Left,
     ModifierChosen,
     Offered,
-    Reshuffled,
     Ruled,
     RulingRequested,
     Started,
     TableOpened,
-    TurnStarted,
+)
+from bot.rules.pegaz_flow import (
+    Build,
+    after_turn,
+    draw,
+    live,
+    pass_turn,
+    require_pending,
+    require_seat,
+    require_turn,
+    resume,
 )
 from bot.rules.pegaz_moves import checks_allowed
-from bot.rules.pegaz_reducer import fold, index_of, initial_state
+from bot.rules.pegaz_reducer import index_of, initial_state
 from bot.rules.pegaz_state import (
     MAX_SEATS,
     CheckNotAllowed,
@@ -85,172 +90,22 @@ def new_table(settings: PegazSettings) -> tuple[PegazState, list[Event]]:
     return initial_state(settings), [TableOpened(settings)]
 
 
-class _Build:
-    """Collects an action's events, folding each at once so later steps see the new state."""
-
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: PegazState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.state = fold(self.state, event)
-        self.events.append(event)
-
-
 def apply(state: PegazState, action: Action, rng: random.Random) -> tuple[PegazState, list[Event]]:
     """Validate ``action``, then return the new state and the events that led to it."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise TypeError(f"not a Pegasus action: {action!r}")
-    b = _Build(state)
+    b = Build(state)
     handler(b, action, rng)
     return b.state, b.events
-
-
-# --- validation helpers -------------------------------------------------------------------------
-
-
-def _live(st: PegazState) -> None:
-    if st.phase in _OVER:
-        raise GameOver(phase=st.phase.value)
-
-
-def _seat(st: PegazState, player: int) -> int:
-    i = index_of(st, player)
-    if i < 0:
-        raise NotSeated(player=player)
-    return i
-
-
-def _turn_seat(st: PegazState, player: int) -> int:
-    _live(st)
-    i = _seat(st, player)
-    if st.phase not in (Phase.EXCHANGE, Phase.CHECKS):
-        raise WrongPhase(phase=st.phase.value)
-    if st.rulings:
-        raise WrongPhase(phase=st.phase.value, waiting="ruling")
-    if st.turn != i:
-        raise NotYourTurn(player=player)
-    if st.seats[i].pending:
-        raise WrongPhase(phase=st.phase.value, waiting="modifier")
-    return i
-
-
-def _pending_seat(st: PegazState, player: int) -> int:
-    _live(st)
-    i = _seat(st, player)
-    if not st.seats[i].pending:
-        raise NotYourTurn(player=player)
-    return i
-
-
-# --- flow ---------------------------------------------------------------------------------------
-
-
-def _draw(b: _Build, rng: random.Random, player: int, cards: tuple[int, ...], deal: bool) -> None:
-    st = b.state
-    die = st.settings.die
-    if not st.deck:
-        faces = tuple(rng.randrange(die) + 1 for _ in cards)
-        b.emit(Dealt(player, faces) if deal else Drew(player, cards, faces))
-        return
-    todo = cards
-    while todo:
-        counts = list(b.state.deck)
-        total = sum(counts)
-        if total == 0:
-            b.emit(Reshuffled(sum(b.state.discard)))
-            continue
-        got: list[int] = []
-        for _ in range(min(total, len(todo))):
-            r = rng.randrange(total)
-            f = 0
-            while r >= counts[f]:
-                r -= counts[f]
-                f += 1
-            counts[f] -= 1
-            total -= 1
-            got.append(f + 1)
-        n = len(got)
-        b.emit(Dealt(player, tuple(got)) if deal else Drew(player, todo[:n], tuple(got)))
-        todo = todo[n:]
-
-
-def _settle(b: _Build) -> bool:
-    """End the game if fewer than two are left (and no ruling is pending)."""
-    st = b.state
-    if st.rulings:
-        return False
-    active = [s.player for s in st.seats if s.status is _ACTIVE]
-    if len(active) >= 2:
-        return False
-    if active:
-        b.emit(GameEnded((active[0],), (st.pot,)))
-        return True
-    group = tuple(s.player for s in st.seats if s.player in st.last_out)
-    if not group:  # cannot happen: somebody went out last; keep the pot safe regardless
-        group = tuple(s.player for s in st.seats)
-    if st.settings.tie == "rollover":
-        b.emit(GameEnded(group, (0,) * len(group), st.pot))
-    else:
-        share, odd = divmod(st.pot, len(group))
-        b.emit(GameEnded(group, tuple(share + (1 if j < odd else 0) for j in range(len(group)))))
-    return True
-
-
-def _pass_turn(b: _Build) -> None:
-    """Give the turn to the next seat still in, forcing out those who cannot pay."""
-    while True:
-        st = b.state
-        seats = st.seats
-        rnd, phase = st.round, st.phase
-        cur = -1 if st.turn is None else st.turn
-        if phase is Phase.MODIFIERS:
-            rnd, phase, cur = 1, Phase.EXCHANGE, -1
-        j = next((k for k in range(cur + 1, len(seats)) if seats[k].status is _ACTIVE), -1)
-        if j < 0:
-            j = next(k for k in range(len(seats)) if seats[k].status is _ACTIVE)
-            rnd += 1
-            limit = st.settings.exchanges
-            if phase is Phase.EXCHANGE and (
-                (limit is not None and rnd > limit) or (limit is None and not st.swapped)
-            ):
-                phase = Phase.CHECKS
-        player = seats[j].player
-        b.emit(TurnStarted(player, rnd, "exchange" if phase is Phase.EXCHANGE else "checks"))
-        need = st.stake if phase is Phase.EXCHANGE else 3 * st.stake
-        if seats[j].funds >= need:
-            return
-        b.emit(Folded(player, "broke" if phase is Phase.EXCHANGE else "cannot_check"))
-        if _settle(b):
-            return
-
-
-def _resume(b: _Build) -> None:
-    """After a modifier choice or a ruling: end the game, start round 1 or pass the turn."""
-    st = b.state
-    if st.rulings or _settle(b):
-        return
-    if st.phase is Phase.MODIFIERS:
-        if not any(s.pending for s in st.seats):
-            _pass_turn(b)
-    elif not st.seats[st.turn or 0].pending:
-        _pass_turn(b)
-
-
-def _after_turn(b: _Build) -> None:
-    if not _settle(b):
-        _pass_turn(b)
 
 
 # --- handlers -----------------------------------------------------------------------------------
 
 
-def _join(b: _Build, a: Join, rng: random.Random) -> None:
+def _join(b: Build, a: Join, rng: random.Random) -> None:
     st = b.state
-    _live(st)
+    live(st)
     if st.phase is not Phase.SEATING:
         raise WrongPhase(phase=st.phase.value)
     if index_of(st, a.player) >= 0:
@@ -264,31 +119,31 @@ def _join(b: _Build, a: Join, rng: random.Random) -> None:
     b.emit(Joined(a.player, a.luck, a.gamble, a.perception, a.funds, st.settings.stake))
 
 
-def _leave(b: _Build, a: Leave, rng: random.Random) -> None:
+def _leave(b: Build, a: Leave, rng: random.Random) -> None:
     st = b.state
-    _live(st)
-    i = _seat(st, a.player)
+    live(st)
+    i = require_seat(st, a.player)
     if st.phase is not Phase.SEATING:
         raise WrongPhase(phase=st.phase.value)
     b.emit(Left(a.player, st.seats[i].paid))
 
 
-def _start(b: _Build, a: Start, rng: random.Random) -> None:
+def _start(b: Build, a: Start, rng: random.Random) -> None:
     st = b.state
-    _live(st)
+    live(st)
     if st.phase is not Phase.SEATING:
         raise WrongPhase(phase=st.phase.value)
     if len(st.seats) < 2:
         raise NotEnoughPlayers(seated=len(st.seats), needed=2)
     b.emit(Started(a.player))
     for seat in st.seats:
-        _draw(b, rng, seat.player, (0, 1, 2), deal=True)
+        draw(b, rng, seat.player, (0, 1, 2), deal=True)
     if not any(s.pending for s in b.state.seats):
-        _pass_turn(b)
+        pass_turn(b)
 
 
 def _choose(
-    b: _Build, player: int, shifts: tuple[tuple[int, int], ...], timeout: bool, rng: random.Random
+    b: Build, player: int, shifts: tuple[tuple[int, int], ...], timeout: bool, rng: random.Random
 ) -> None:
     b.emit(ModifierChosen(player, shifts, timeout))
     if len(shifts) == 1 and abs(shifts[0][1]) == 2:
@@ -307,16 +162,16 @@ def _choose(
                 b.emit(Expelled(player))
             else:
                 b.emit(RulingRequested(player, shifts[0][0], shifts[0][1]))
-    _resume(b)
+    resume(b)
 
 
-def _keep(b: _Build, a: Keep, rng: random.Random) -> None:
-    _pending_seat(b.state, a.player)
+def _keep(b: Build, a: Keep, rng: random.Random) -> None:
+    require_pending(b.state, a.player)
     _choose(b, a.player, (), False, rng)
 
 
-def _modify(b: _Build, a: Modify, rng: random.Random) -> None:
-    seat = b.state.seats[_pending_seat(b.state, a.player)]
+def _modify(b: Build, a: Modify, rng: random.Random) -> None:
+    seat = b.state.seats[require_pending(b.state, a.player)]
     shifts = tuple((int(c), int(d)) for c, d in a.shifts)
     if not 1 <= len(shifts) <= 2:
         raise IllegalModifier(reason="count")
@@ -335,8 +190,8 @@ def _modify(b: _Build, a: Modify, rng: random.Random) -> None:
     _choose(b, a.player, shifts, False, rng)
 
 
-def _cheat(b: _Build, a: Cheat, rng: random.Random) -> None:
-    seat = b.state.seats[_pending_seat(b.state, a.player)]
+def _cheat(b: Build, a: Cheat, rng: random.Random) -> None:
+    seat = b.state.seats[require_pending(b.state, a.player)]
     if not seat.gamble:
         raise IllegalModifier(reason="needs_gamble")
     if a.delta not in (-2, 2):
@@ -346,9 +201,9 @@ def _cheat(b: _Build, a: Cheat, rng: random.Random) -> None:
     _choose(b, a.player, ((a.card, a.delta),), False, rng)
 
 
-def _exchange(b: _Build, a: Exchange, rng: random.Random) -> None:
+def _exchange(b: Build, a: Exchange, rng: random.Random) -> None:
     st = b.state
-    i = _turn_seat(st, a.player)
+    i = require_turn(st, a.player)
     if st.phase is not Phase.EXCHANGE:
         raise WrongPhase(phase=st.phase.value)
     cards = tuple(sorted(a.cards))
@@ -368,14 +223,14 @@ def _exchange(b: _Build, a: Exchange, rng: random.Random) -> None:
         raise InsufficientFunds(needed=price, available=funds)
     b.emit(Exchanged(a.player, cards, new, price))
     if cards:
-        _draw(b, rng, a.player, cards, deal=False)
+        draw(b, rng, a.player, cards, deal=False)
     if not b.state.seats[i].pending:
-        _pass_turn(b)
+        pass_turn(b)
 
 
-def _check(b: _Build, a: Check, rng: random.Random) -> None:
+def _check(b: Build, a: Check, rng: random.Random) -> None:
     st = b.state
-    i = _turn_seat(st, a.player)
+    i = require_turn(st, a.player)
     if not checks_allowed(st):
         raise CheckNotAllowed(reason="first_round")
     j = index_of(st, a.target)
@@ -388,65 +243,65 @@ def _check(b: _Build, a: Check, rng: random.Random) -> None:
     diff = rank_key(mine) - rank_key(theirs)
     out = (a.target,) if diff > 0 else (a.player,) if diff < 0 else (a.player, a.target)
     b.emit(Checked(a.player, a.target, price, mine, theirs, out))
-    _after_turn(b)
+    after_turn(b)
 
 
-def _fold(b: _Build, a: Fold, rng: random.Random) -> None:
-    _turn_seat(b.state, a.player)
+def _fold(b: Build, a: Fold, rng: random.Random) -> None:
+    require_turn(b.state, a.player)
     b.emit(Folded(a.player, "fold"))
-    _after_turn(b)
+    after_turn(b)
 
 
-def _timeout(b: _Build, a: Timeout, rng: random.Random) -> None:
+def _timeout(b: Build, a: Timeout, rng: random.Random) -> None:
     st = b.state
     if st.phase is Phase.OFFERING and a.player in st.offers:
         b.emit(Offered(a.player, st.seats[index_of(st, a.player)].won // 10, False, True))
         return
-    _live(st)
-    i = _seat(st, a.player)
+    live(st)
+    i = require_seat(st, a.player)
     if st.seats[i].pending:
         _choose(b, a.player, (), True, rng)
         return
-    _turn_seat(st, a.player)
+    require_turn(st, a.player)
     b.emit(Folded(a.player, "timeout"))
-    _after_turn(b)
+    after_turn(b)
 
 
-def _rule(b: _Build, a: RuleOnCheat, rng: random.Random) -> None:
+def _rule(b: Build, a: RuleOnCheat, rng: random.Random) -> None:
     st = b.state
-    _live(st)
+    live(st)
     if not st.rulings or (a.cheater is not None and a.cheater not in st.rulings):
         raise WrongPhase(phase=st.phase.value, waiting="none")
     cheater = st.rulings[0] if a.cheater is None else a.cheater
     b.emit(Ruled(cheater, a.expel))
     if a.expel:
         b.emit(Expelled(cheater))
-    _resume(b)
+    resume(b)
 
 
-def _offer(b: _Build, a: Offer, rng: random.Random) -> None:
+def _offer(b: Build, a: Offer, rng: random.Random) -> None:
     st = b.state
     if st.phase is not Phase.OFFERING:
         if st.phase in _OVER:
             raise GameOver(phase=st.phase.value)
         raise WrongPhase(phase=st.phase.value)
-    i = _seat(st, a.player)
+    i = require_seat(st, a.player)
     if a.player not in st.offers:
         raise NotYourTurn(player=a.player)
     b.emit(Offered(a.player, st.seats[i].won // 10, a.accept))
 
 
-def _cancel(b: _Build, a: Cancel, rng: random.Random) -> None:
+def _cancel(b: Build, a: Cancel, rng: random.Random) -> None:
     st = b.state
     if st.phase is Phase.OFFERING:  # the pot is paid out already: only the offerings are left
         for p in st.offers:
             b.emit(Offered(p, st.seats[index_of(st, p)].won // 10, False))
         return
-    _live(st)
+    live(st)
     b.emit(Cancelled(tuple((s.player, s.paid) for s in st.seats if s.paid)))
 
 
-_HANDLERS: dict[type[Any], Callable[[_Build, Any, random.Random], None]] = {
+_HANDLERS: dict[type[Any], Callable[[Build, Any, random.Random], None]] = {
     Join: _join,
     Leave: _leave,
     Start: _start,
