@@ -1,8 +1,9 @@
 """Message catalogues (English and Polish) and the app_commands Translator.
 
-``messages.json`` per language holds every text the bot shows, keyed by a stable id, with
-``str.format`` placeholders. Command names and descriptions are translated for Polish Discord
-clients from the ``commands`` section of the Polish catalogue, keyed by the English text.
+``bot/i18n/<lang>/<area>.json`` hold every text the bot shows, keyed by a stable id, with
+``str.format`` placeholders, in one file per area (core, characters, purse, gm, pegaz, pazaak...)
+merged at load; a key may appear in only one area. Command names and descriptions are translated
+for Polish Discord clients from the ``commands`` sections, keyed by the English text.
 """
 
 from __future__ import annotations
@@ -21,37 +22,80 @@ LANGS: tuple[Lang, ...] = ("en", "pl")
 
 
 @cache
+def _sections(lang: Lang, section: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    folder = resources.files(__package__).joinpath(lang)
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json"):
+            continue
+        part = cast(dict[str, str], json.loads(entry.read_text("utf-8")).get(section, {}))
+        clash = merged.keys() & part.keys()
+        if clash and section == "messages":
+            raise ValueError(f"{lang}/{entry.name} repeats keys: {sorted(clash)}")
+        merged.update(part)
+    return merged
+
+
 def catalogue(lang: Lang) -> dict[str, str]:
-    """All messages of one language (the ``commands`` section excluded)."""
-    data = json.loads(resources.files(__package__).joinpath(f"{lang}.json").read_text("utf-8"))
-    return cast(dict[str, str], data["messages"])
+    """All messages of one language (the ``commands`` sections excluded)."""
+    return _sections(lang, "messages")
 
 
-@cache
 def command_strings(lang: Lang) -> dict[str, str]:
     """English command text -> this language's text (names, descriptions, choices)."""
-    data = json.loads(resources.files(__package__).joinpath(f"{lang}.json").read_text("utf-8"))
-    return cast(dict[str, str], data.get("commands", {}))
+    return _sections(lang, "commands")
 
 
 def placeholders(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field}
 
 
+class _Params(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
 def t(lang: Lang, key: str, /, **params: object) -> str:
-    """The message ``key`` in ``lang``, filled in. Falls back to English, then to the key."""
+    """The message ``key`` in ``lang``, filled in. Falls back to English, then to the key.
+
+    A placeholder without a value shows as ``?`` rather than failing the whole reply.
+    """
     text = catalogue(lang).get(key) or catalogue("en").get(key)
     if text is None:
         return key
-    return text.format(**params)
+    return text.format_map(_Params(params))
 
 
 def has(key: str) -> bool:
     return key in catalogue("en")
 
 
+_NAME_LOCATIONS = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
+
+
+def valid_name(text: str) -> bool:
+    """Discord's rule for command and option names: 1-32 lowercase letters, digits, - or _."""
+    return (
+        0 < len(text) <= 32
+        and text == text.lower()
+        and all(char.isalnum() or char in "-_" for char in text)
+    )
+
+
 class Translator(app_commands.Translator):
-    """Gives Polish Discord clients Polish command names, descriptions and choices."""
+    """Gives Polish Discord clients Polish command names, descriptions and choices.
+
+    The same English word can be a name in one place and a choice in another (``gm``: the
+    ``/gm`` group, and a Pegasus ruling). A key ``"name:<english>"`` is the translation used for
+    command, group and option names, before the plain key; and a name translation that breaks
+    Discord's naming rules is never sent (Discord would refuse the whole sync).
+    """
 
     async def translate(
         self,
@@ -61,4 +105,8 @@ class Translator(app_commands.Translator):
     ) -> str | None:
         if locale is not discord.Locale.polish:
             return None
-        return command_strings("pl").get(string.message)
+        strings = command_strings("pl")
+        if context.location in _NAME_LOCATIONS:
+            text = strings.get("name:" + string.message) or strings.get(string.message)
+            return text if text is not None and valid_name(text) else None
+        return strings.get(string.message)

@@ -1,0 +1,10 @@
+"""Services: one per concern (tables, purses, characters, guilds). Plain classes that take the
+:class:`~bot.storage.db.Database` in their constructor; the Discord layer calls them and renders
+what they return. Their errors (``bot.services.errors``) carry a stable ``code`` and ``params``."""
+
+from bot.services.characters import CharacterService
+from bot.services.guilds import GuildService
+from bot.services.purses import PurseService
+from bot.services.tables import TableService
+
+__all__ = ["CharacterService", "GuildService", "PurseService", "TableService"]

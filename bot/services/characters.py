@@ -1,0 +1,289 @@
+"""Characters: create, find, rename, traits, delete, the active one, Pazaak side cards.
+
+Names follow ``bot.services.names`` (a safe charset, 32 characters, unique per guild ignoring
+case). A character with a seat at a live table cannot be deleted; a deleted character's coins go
+back to the world account (a "take"), so the books still balance.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from bot.rules import pazaak_cards
+from bot.rules.money import CURRENCIES
+from bot.rules.pazaak_cards import InvalidSelection, SideCard, UnknownSideCard
+from bot.services.clock import Clock, wall_clock
+from bot.services.errors import (
+    CharacterSeated,
+    DuplicateName,
+    InvalidSideCards,
+    NotOwner,
+    TraitInvalid,
+    UnknownCharacter,
+)
+from bot.services.names import clean_name, name_key
+from bot.services.outcomes import Character
+from bot.storage import characters, ledger, tables
+from bot.storage.db import Database, Tx
+from bot.storage.errors import NameTaken
+from bot.storage.ledger import Movement
+
+STARTER_CODES: tuple[str, ...] = tuple(card.code for card in pazaak_cards.STARTER_COLLECTION)
+
+
+class CharacterService:
+    def __init__(self, db: Database, *, clock: Clock = wall_clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def create(
+        self,
+        guild_id: int,
+        name: str,
+        *,
+        owner_id: int,
+        npc: bool = False,
+        luck: bool = False,
+        gamble: bool = False,
+        perception: int = 0,
+    ) -> Character:
+        """A new character (an NPC is owned by the GM who makes it) with the starter side cards
+        as collection and selection, and an empty purse in every currency."""
+        clean = clean_name(name)
+        _check_perception(perception)
+        async with self._db.transaction() as tx:
+            try:
+                character_id = await characters.insert(
+                    tx,
+                    guild_id=guild_id,
+                    name=clean,
+                    name_key=name_key(clean),
+                    owner_id=owner_id,
+                    is_npc=npc,
+                    luck=luck,
+                    gamble=gamble,
+                    perception=perception,
+                    side_cards=STARTER_CODES,
+                    selection=STARTER_CODES,
+                    at=self._clock(),
+                )
+            except NameTaken as exc:
+                raise DuplicateName(name=clean) from exc
+            for currency in CURRENCIES:
+                await ledger.purse_account(tx, guild_id, currency, character_id)
+            return await _get(tx, character_id)
+
+    async def get(self, character_id: int) -> Character:
+        async with self._db.read() as tx:
+            return await _get(tx, character_id)
+
+    async def by_name(self, guild_id: int, name: str) -> Character:
+        async with self._db.read() as tx:
+            found = await characters.by_name(tx, guild_id, name_key(name))
+        if found is None:
+            raise UnknownCharacter(name=name)
+        return found
+
+    async def search(
+        self, guild_id: int, prefix: str = "", *, owner_id: int | None = None, limit: int = 25
+    ) -> list[Character]:
+        """Living characters whose name starts with ``prefix`` (for autocomplete), by name."""
+        async with self._db.read() as tx:
+            return await characters.search(
+                tx, guild_id, key_prefix=name_key(prefix), owner_id=owner_id, limit=limit
+            )
+
+    async def rename(
+        self, character_id: int, name: str, *, actor_id: int, as_gm: bool = False
+    ) -> Character:
+        clean = clean_name(name)
+        async with self._db.transaction() as tx:
+            await _owned(tx, character_id, actor_id, as_gm)
+            try:
+                await characters.rename(tx, character_id, clean, name_key(clean))
+            except NameTaken as exc:
+                raise DuplicateName(name=clean) from exc
+            return await _get(tx, character_id)
+
+    async def set_traits(
+        self,
+        character_id: int,
+        *,
+        actor_id: int,
+        as_gm: bool = False,
+        luck: bool | None = None,
+        gamble: bool | None = None,
+        perception: int | None = None,
+    ) -> Character:
+        """Change the given traits (None keeps a trait as it is)."""
+        if perception is not None:
+            _check_perception(perception)
+        async with self._db.transaction() as tx:
+            who = await _owned(tx, character_id, actor_id, as_gm)
+            await characters.set_traits(
+                tx,
+                character_id,
+                luck=who.luck if luck is None else luck,
+                gamble=who.gamble if gamble is None else gamble,
+                perception=who.perception if perception is None else perception,
+            )
+            return await _get(tx, character_id)
+
+    async def edit(
+        self,
+        character_id: int,
+        *,
+        actor_id: int,
+        as_gm: bool = False,
+        name: str | None = None,
+        luck: bool | None = None,
+        gamble: bool | None = None,
+        perception: int | None = None,
+    ) -> Character:
+        """Rename and change traits in one transaction (None keeps a field as it is), so that a
+        refused new name leaves the traits unchanged too."""
+        clean = None if name is None else clean_name(name)
+        if perception is not None:
+            _check_perception(perception)
+        async with self._db.transaction() as tx:
+            who = await _owned(tx, character_id, actor_id, as_gm)
+            if clean is not None and clean != who.name:
+                try:
+                    await characters.rename(tx, character_id, clean, name_key(clean))
+                except NameTaken as exc:
+                    raise DuplicateName(name=clean) from exc
+            await characters.set_traits(
+                tx,
+                character_id,
+                luck=who.luck if luck is None else luck,
+                gamble=who.gamble if gamble is None else gamble,
+                perception=who.perception if perception is None else perception,
+            )
+            return await _get(tx, character_id)
+
+    async def delete(
+        self, character_id: int, *, actor_id: int, as_gm: bool = False
+    ) -> dict[str, int]:
+        """Delete the character; return the coins its purses held (they go to the world)."""
+        async with self._db.transaction() as tx:
+            who = await _owned(tx, character_id, actor_id, as_gm)
+            seated = await tables.seated_at(tx, character_id)
+            if seated:
+                raise CharacterSeated(character=character_id, tables=seated)
+            returned: dict[str, int] = {}
+            at = self._clock()
+            for currency in CURRENCIES:
+                purse = await ledger.purse_account(tx, who.guild_id, currency, character_id)
+                held = await ledger.balance(tx, purse)
+                if held > 0:
+                    world = await ledger.guild_account(tx, who.guild_id, "world", currency)
+                    movement = Movement(at, actor_id, "take", "character deleted", currency)
+                    await ledger.move(tx, purse, world, held, movement)
+                    returned[currency] = held
+            await characters.mark_deleted(tx, character_id, at)
+        return returned
+
+    async def set_active(self, guild_id: int, user_id: int, character_id: int) -> Character:
+        """Make the user's own character (or, for a GM, an NPC it owns) the active one."""
+        async with self._db.transaction() as tx:
+            who = await _owned(tx, character_id, user_id, as_gm=False)
+            if who.guild_id != guild_id:
+                raise UnknownCharacter(character=character_id)
+            await characters.set_active(tx, guild_id, user_id, character_id)
+            return who
+
+    async def active(self, guild_id: int, user_id: int) -> Character | None:
+        async with self._db.read() as tx:
+            return await characters.active(tx, guild_id, user_id)
+
+    async def give_side_cards(self, character_id: int, codes: Iterable[str]) -> Character:
+        """Add side cards to the collection (GM loot; the caller checks the GM role)."""
+        added = [card.code for card in _parse(codes)]
+        async with self._db.transaction() as tx:
+            who = await _get(tx, character_id)
+            await characters.set_side_cards(tx, character_id, [*who.side_cards, *added])
+            return await _get(tx, character_id)
+
+    async def take_side_cards(self, character_id: int, codes: Iterable[str]) -> Character:
+        """Remove side cards from the collection (one copy per code given)."""
+        removed = Counter(card.code for card in _parse(codes))
+        async with self._db.transaction() as tx:
+            who = await _get(tx, character_id)
+            owned = Counter(who.side_cards)
+            for code, count in removed.items():
+                if owned[code] < count:
+                    raise InvalidSideCards(
+                        reason="not_owned", card=code, selected=count, owned=owned[code]
+                    )
+            left = list(who.side_cards)
+            for code, count in removed.items():
+                for _ in range(count):
+                    left.remove(code)
+            await characters.set_side_cards(tx, character_id, left)
+            return await _get(tx, character_id)
+
+    async def set_selection(
+        self,
+        character_id: int,
+        codes: Iterable[str],
+        *,
+        actor_id: int,
+        as_gm: bool = False,
+        kotor2_cards: bool = True,
+    ) -> Character:
+        """Save the 10-card match selection; it must be owned copy for copy."""
+        cards = _parse(codes)
+        async with self._db.transaction() as tx:
+            who = await _owned(tx, character_id, actor_id, as_gm)
+            _validate(cards, who, kotor2_cards)
+            await characters.set_selection(tx, character_id, [c.code for c in cards])
+            return await _get(tx, character_id)
+
+    async def match_selection(
+        self, character_id: int, *, kotor2_cards: bool = True
+    ) -> tuple[SideCard, ...]:
+        """The saved selection as cards, checked against the collection, for a new match."""
+        async with self._db.read() as tx:
+            who = await _get(tx, character_id)
+        cards = _parse(who.selection)
+        _validate(cards, who, kotor2_cards)
+        return cards
+
+    async def require_owner(self, character_id: int, user_id: int, *, as_gm: bool = False) -> None:
+        """Raise :class:`NotOwner` unless the user may act for the character."""
+        async with self._db.read() as tx:
+            await _owned(tx, character_id, user_id, as_gm)
+
+
+async def _get(tx: Tx, character_id: int) -> Character:
+    found = await characters.get(tx, character_id)
+    if found is None:
+        raise UnknownCharacter(character=character_id)
+    return found
+
+
+async def _owned(tx: Tx, character_id: int, user_id: int, as_gm: bool) -> Character:
+    who = await _get(tx, character_id)
+    if not as_gm and who.owner_id != user_id:
+        raise NotOwner(character=character_id, user=user_id)
+    return who
+
+
+def _check_perception(value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+        raise TraitInvalid(trait="perception", value=value, min=0, max=100)
+
+
+def _parse(codes: Iterable[str]) -> tuple[SideCard, ...]:
+    try:
+        return pazaak_cards.parse_side_cards(list(codes))
+    except UnknownSideCard as exc:
+        raise InvalidSideCards(reason="unknown_card", card=exc.params.get("code")) from exc
+
+
+def _validate(cards: tuple[SideCard, ...], who: Character, kotor2_cards: bool) -> None:
+    try:
+        pazaak_cards.validate_selection(cards, _parse(who.side_cards), kotor2_cards=kotor2_cards)
+    except InvalidSelection as exc:
+        raise InvalidSideCards(**exc.params) from exc

@@ -1,0 +1,103 @@
+"""Rebuilding tables from the database: from the state snapshot where it is the table's current
+one (see ``bot.services.snapshots``), else by replaying the whole event log."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.services.errors import UnknownGame, UnknownTable
+from bot.services.games import GameSpec
+from bot.services.snapshots import StateCodec, codec_for
+from bot.services.table_steps import Live, decode
+from bot.storage import ledger, tables
+from bot.storage.db import Tx
+from bot.storage.tables import Snapshot, TableRow
+
+
+class Loader:
+    def __init__(self, games: Mapping[str, GameSpec]) -> None:
+        self.games = dict(games)
+        self._codecs: dict[str, StateCodec | None] = {}
+
+    def spec(self, game: str) -> GameSpec:
+        spec = self.games.get(game)
+        if spec is None:
+            raise UnknownGame(game=game)
+        return spec
+
+    def codec(self, game: str) -> StateCodec | None:
+        if game not in self._codecs:
+            self._codecs[game] = codec_for(self.spec(game))
+        return self._codecs[game]
+
+    async def load(self, tx: Tx, table_id: int, upto_version: int | None = None) -> Live:
+        """The table now, or as it was right after ``upto_version`` (its ``version`` field is
+        then still the current one)."""
+        row = await tables.get(tx, table_id)
+        if row is None:
+            raise UnknownTable(table=table_id)
+        spec = self.spec(row.game)
+        pot = await ledger.pot_account(tx, table_id)
+        seats = await tables.seats(tx, table_id)
+        if upto_version is None:
+            state = self._from_snapshot(spec, row, await tables.snapshot(tx, table_id), ())
+            if state is not None:
+                return _live(row, await tables.event_count(tx, table_id), pot, seats, state)
+        events = decode(spec.rules, await tables.events(tx, table_id, upto_version=upto_version))
+        return _live(row, len(events), pot, seats, spec.rules.replay(events))
+
+    async def load_live(self, tx: Tx, *, snapshots: bool = True) -> list[Live]:
+        """Every open or running table, with a few queries for all of them (the startup)."""
+        rows = await tables.live(tx)
+        pots = await ledger.live_pots(tx)
+        seats = await tables.live_seats(tx)
+        snaps = await tables.live_snapshots(tx) if snapshots else {}
+        logs = await tables.live_events(tx, after_snapshots=snapshots)
+        found = []
+        for row in rows:
+            spec = self.spec(row.game)
+            snap, tail = snaps.get(row.id), logs.get(row.id, [])
+            state = self._from_snapshot(spec, row, snap, tail)
+            if snap is not None and state is not None:
+                seq = snap.next_seq
+            else:
+                if snap is not None:  # an unusable snapshot: the log from the start
+                    tail = await tables.events(tx, row.id)
+                events = decode(spec.rules, tail)
+                state, seq = spec.rules.replay(events), len(events)
+            found.append(_live(row, seq, pots[row.id], seats.get(row.id, set()), state))
+        return found
+
+    def _from_snapshot(
+        self, spec: GameSpec, row: TableRow, snap: Snapshot | None, later: Sequence[bytes]
+    ) -> Any | None:
+        """The snapshot's state if it is the table's current one (no ``later`` events either),
+        written by this code, and readable; else None."""
+        codec = self.codec(spec.game)
+        if snap is None or codec is None or later:
+            return None
+        if snap.version != row.version or snap.format != codec.format:
+            return None
+        try:
+            return codec.load(snap.data)
+        except ValueError:  # pydantic's ValidationError: replay instead
+            return None
+
+
+def _live(row: TableRow, seq: int, pot: int, seats: set[int], state: Any) -> Live:
+    return Live(
+        row.id,
+        row.guild_id,
+        row.channel_id,
+        row.game,
+        row.currency,
+        row.status,
+        row.version,
+        seq,
+        pot,
+        frozenset(seats),
+        state,
+        row.message_id,
+        row.next_timeout_at,
+    )

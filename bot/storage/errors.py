@@ -1,0 +1,80 @@
+"""Typed errors of the storage layer.
+
+The services turn the domain ones (a refused debit, a taken name, a taken seat) into their own
+user-facing errors. :class:`DatabaseError` and its subclasses are for the operator: they name the
+file and say what is wrong, and are raised instead of a traceback from deep inside sqlite3.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StorageError(Exception):
+    """Base of everything this package raises on purpose."""
+
+
+class DatabaseError(StorageError):
+    """The database file cannot be used as it is. It is never replaced silently."""
+
+    def __init__(self, path: Path, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        return f"{self.path.name} cannot be used: {self.detail} (file: {self.path})"
+
+
+class DatabaseUnreadable(DatabaseError):
+    """Not a SQLite database, a directory, missing permissions, or a damaged file."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.path.name} is not a readable SQLite database: {self.detail} (file: {self.path})"
+        )
+
+
+class SchemaTooNew(DatabaseError):
+    """The file was written by a newer version of the bot; upgrading the bot is the fix."""
+
+    def __init__(self, path: Path, found: int, known: int) -> None:
+        self.found = found
+        self.known = known
+        super().__init__(path, f"schema version {found} is newer than this bot knows ({known})")
+
+
+class DebitRefused(StorageError):
+    """An account would have gone below zero. Nothing was written."""
+
+    def __init__(self, account_id: int, amount: int, balance: int) -> None:
+        self.account_id = account_id
+        self.amount = amount
+        self.balance = balance
+        super().__init__(f"account {account_id}: cannot take {amount}, balance {balance}")
+
+
+class NameTaken(StorageError):
+    """Another living character of the guild already has this name (compared case-insensitively)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"name taken: {name}")
+
+
+class SeatTaken(StorageError):
+    """The character already holds an exclusive seat (one match at a time) at another table."""
+
+    def __init__(self, character_id: int, table_id: int | None) -> None:
+        self.character_id = character_id
+        self.table_id = table_id
+        super().__init__(f"character {character_id} already seated at table {table_id}")
+
+
+class VersionConflict(StorageError):
+    """The table's version moved under us: the write was refused."""
+
+    def __init__(self, table_id: int, expected: int) -> None:
+        self.table_id = table_id
+        self.expected = expected
+        super().__init__(f"table {table_id} is no longer at version {expected}")

@@ -1,0 +1,60 @@
+"""Per-guild settings, and the small key/value meta table (e.g. the last synced command hash)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.storage.db import Tx
+
+Language = Literal["en", "pl"]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildRow:
+    guild_id: int
+    language: Language
+    gm_role_id: int | None
+
+
+async def get(tx: Tx, guild_id: int) -> GuildRow | None:
+    row = await tx.fetchone(
+        "SELECT guild_id, language, gm_role_id FROM guilds WHERE guild_id = ?", (guild_id,)
+    )
+    if row is None:
+        return None
+    language: Language = "pl" if row[1] == "pl" else "en"
+    return GuildRow(int(row[0]), language, None if row[2] is None else int(row[2]))
+
+
+async def set_language(tx: Tx, guild_id: int, language: Language) -> None:
+    await tx.execute(
+        "INSERT INTO guilds (guild_id, language) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+        (guild_id, language),
+    )
+
+
+async def set_gm_role(tx: Tx, guild_id: int, role_id: int | None) -> None:
+    await tx.execute(
+        "INSERT INTO guilds (guild_id, gm_role_id) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id",
+        (guild_id, role_id),
+    )
+
+
+async def get_meta(tx: Tx, key: str) -> str | None:
+    value = await tx.fetchval("SELECT value FROM meta WHERE key = ?", (key,))
+    return None if value is None else str(value)
+
+
+async def set_meta(tx: Tx, key: str, value: str) -> None:
+    await tx.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+async def delete_meta(tx: Tx, key: str) -> None:
+    await tx.execute("DELETE FROM meta WHERE key = ?", (key,))
