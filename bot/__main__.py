@@ -15,6 +15,7 @@ import discord
 from bot.app import SzulerniaBot
 from bot.config import TOKEN_ENV, ConfigError, Settings, load_settings
 from bot.endpoints import use_endpoints
+from bot.storage.errors import DatabaseError
 
 log = logging.getLogger("bot")
 
@@ -37,20 +38,37 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 async def _run(settings: Settings, token: str) -> int:
+    """Run the bot until it is stopped; SIGINT and SIGTERM close it cleanly (the actions in
+    flight finish, then the database is closed). Returns the process exit code."""
     bot = SzulerniaBot(settings)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-    with use_endpoints(settings.discord):
-        try:
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(name: str) -> None:
+        log.info("%s received: finishing the actions in flight, then closing", name)
+        closing.append(loop.create_task(bot.close()))
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop, sig.name)
+    try:
+        with use_endpoints(settings.discord):
             async with bot:
                 await bot.start(token)
-        except discord.LoginFailure:
-            log.error("Discord rejected the token (401). Check %s.", TOKEN_ENV)
-            return 1
-        except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
-            log.error("Cannot reach Discord at %s: %s", settings.discord.api_base, exc)
-            return 1
+    except discord.LoginFailure:
+        log.error("Discord rejected the token (401). Check %s.", TOKEN_ENV)
+        return 1
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
+        log.error("Cannot reach Discord at %s: %s", settings.discord.api_base, exc)
+        return 1
+    except DatabaseError as exc:
+        log.error("%s", exc)
+        return 1
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+        if closing:
+            await asyncio.gather(*closing)
     log.info("stopped cleanly")
     return 0
 

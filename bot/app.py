@@ -1,21 +1,74 @@
-"""The Bot: settings and services are injected; setup_hook wires the cogs and syncs commands."""
+"""The Bot: settings and services are injected; setup_hook opens the database, wires the cogs,
+restores open tables, starts the turn timers and syncs commands."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.i18n import Translator
+from bot.replies import report
+from bot.services import CharacterService, GuildService, PurseService, TableService
+from bot.services.clock import Clock, wall_clock
+from bot.storage.db import Database
+from bot.timers import TurnTimers
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS: tuple[str, ...] = ("cogs.help",)
+DEFAULT_EXTENSIONS: tuple[str, ...] = (
+    "cogs.help",
+    "cogs.characters",
+    "cogs.purse",
+    "cogs.gm",
+)
+COMMANDS_HASH_KEY = "commands_hash"
+SHUTDOWN_GRACE = 10.0
+IN_FLIGHT: tuple[str, ...] = (
+    "CommandTree-invoker",  # slash commands and autocomplete (discord.py's task names)
+    "discord-ui-",  # buttons, selects, modals, dynamic items
+    "discord.py: on_table_outcome",
+    "discord.py: on_turn_warning",
+)
 
 RngFactory = Callable[[], random.Random]
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    characters: CharacterService
+    purses: PurseService
+    guilds: GuildService
+    tables: TableService
+
+    @classmethod
+    def build(
+        cls, db: Database, settings: Settings, rng_factory: RngFactory, clock: Clock
+    ) -> Services:
+        return cls(
+            characters=CharacterService(db, clock=clock),
+            purses=PurseService(db, clock=clock),
+            guilds=GuildService(db, default_language=settings.bot.language),
+            tables=TableService(db, rng_factory=rng_factory, clock=clock),
+        )
+
+
+class SzulerniaTree(app_commands.CommandTree["SzulerniaBot"]):
+    async def on_error(
+        self,
+        interaction: discord.Interaction[SzulerniaBot],
+        error: app_commands.AppCommandError,
+    ) -> None:
+        await report(interaction, error)
 
 
 class SzulerniaBot(commands.Bot):
@@ -23,7 +76,7 @@ class SzulerniaBot(commands.Bot):
 
     ``rng_factory`` makes the random source for cards and dice: ``random.SystemRandom`` in
     production so that no player can predict the next card; tests inject a seeded
-    ``random.Random`` instead.
+    ``random.Random`` instead. ``clock`` (Unix milliseconds) is injectable for timer tests.
     """
 
     def __init__(
@@ -33,6 +86,7 @@ class SzulerniaBot(commands.Bot):
         rng_factory: RngFactory = random.SystemRandom,
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         guild_ready_timeout: float = 2.0,
+        clock: Clock = wall_clock,
     ) -> None:
         # Szulernia never joins voice: don't warn about voice libraries at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -44,23 +98,88 @@ class SzulerniaBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
+            tree_cls=SzulerniaTree,
         )
         self.settings = settings
         self.rng_factory = rng_factory
+        self.clock = clock
         self._extensions = tuple(extensions)
+        self._db: Database | None = None
+        self._services: Services | None = None
+        self.timers = TurnTimers(self)
+
+    @property
+    def db(self) -> Database:
+        if self._db is None:
+            raise RuntimeError("the database is opened in setup_hook")
+        return self._db
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("the services are built in setup_hook")
+        return self._services
 
     async def setup_hook(self) -> None:
+        self._db = await Database.open(self.settings.database.path)
+        self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
+        await self.tree.set_translator(Translator())
         for name in self._extensions:
             await self.load_extension(name)
+        restored = await self.services.tables.restore()
+        log.info("restored %d open tables", len(restored))
+        self.timers.start()
         await self.sync_commands()
 
+    async def close(self) -> None:
+        """Stop the timers, let the actions in flight finish (they may still answer), then
+        disconnect and close the database."""
+        await self.timers.stop()
+        await self.finish_in_flight()
+        await super().close()
+        db, self._db = self._db, None
+        if db is not None:
+            await db.close()
+            log.info("database closed")
+
+    async def finish_in_flight(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Wait (at most ``grace`` seconds) for the interaction handlers and table-outcome
+        listeners that are running now."""
+        current = asyncio.current_task()
+        busy = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(IN_FLIGHT)
+        ]
+        if not busy:
+            return
+        log.info("waiting for %d action(s) in flight", len(busy))
+        _, pending = await asyncio.wait(busy, timeout=grace)
+        if pending:
+            log.warning("%d action(s) did not finish within %.0f s", len(pending), grace)
+
+    async def command_payload(self) -> list[dict[str, object]]:
+        translator = self.tree.translator
+        assert translator is not None
+        return [
+            await command.get_translated_payload(self.tree, translator)
+            for command in self.tree.get_commands()
+        ]
+
     async def sync_commands(self) -> None:
+        """Sync to the development guild at once; globally only when the command set changed."""
         guild_id = self.settings.bot.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %d", len(synced), guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
+            return
+        payload = json.dumps(await self.command_payload(), sort_keys=True, default=str)
+        digest = hashlib.sha256(payload.encode()).hexdigest()
+        if await self.services.guilds.meta(COMMANDS_HASH_KEY) == digest:
+            log.info("commands unchanged since the last sync; not syncing")
+            return
+        synced = await self.tree.sync()
+        await self.services.guilds.set_meta(COMMANDS_HASH_KEY, digest)
+        log.info("synced %d global commands", len(synced))

@@ -9,6 +9,7 @@ No float is used anywhere: fractional inputs are read as exact fractions.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -111,10 +112,18 @@ class AmountTooLarge(AmountError):
     code = "amount_too_large"
 
 
+class MixedCurrencies(AmountError):
+    """Coins of two currencies in one amount (``1 GC 5 cr``)."""
+
+    code = "amount_mixed_currencies"
+
+
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _WORD = r"[^\W\d_]+(?:\s+[^\W\d_]+)?"
 _PART = re.compile(rf"\s*({_NUMBER})\s*({_WORD})?\s*")
 _MAX_TEXT = 100
+_WORDS = re.compile(r"[^\W\d_]+")
+_BARE = re.compile(rf"(?:{_NUMBER}\s*)+")
 
 
 def _symbols(currency: Currency) -> str:
@@ -143,6 +152,30 @@ def parse_amount(text: str, currency: Currency) -> int:
     if total.denominator != 1:
         raise AmountNotExact(text=cleaned, smallest=currency.units[-1].symbol["en"])
     return int(total)
+
+
+def parse_money(
+    text: str, currencies: Iterable[Currency] = tuple(CURRENCIES.values())
+) -> tuple[Currency, int]:
+    """Read an amount whose coins say which currency it is in: ``1 GC 10 s`` and ``15p`` are
+    Warhammer coin, ``250 cr`` credits. A bare number names no currency (:class:`MissingUnit`);
+    coins of two currencies at once are :class:`MixedCurrencies`."""
+    options = tuple(currencies)
+    cleaned = text.strip()
+    units = ", ".join(_symbols(currency) for currency in options)
+    if cleaned.startswith(("-", "\u2212")):
+        raise AmountNegative(text=text[:_MAX_TEXT])
+    words = _WORDS.findall(cleaned[: _MAX_TEXT + 1])
+    if not any(char.isdigit() for char in cleaned) or (not words and not _BARE.fullmatch(cleaned)):
+        raise AmountSyntax(text=cleaned[:_MAX_TEXT], units=units)
+    if not words:
+        raise MissingUnit(text=cleaned, units=units)
+    named = [c for c in options if any(c.unit_for(word) is not None for word in words)]
+    if not named:
+        raise UnknownUnit(unit=words[0], units=units)
+    if len(named) > 1:
+        raise MixedCurrencies(text=cleaned[:_MAX_TEXT], currencies=units)
+    return named[0], parse_amount(cleaned, named[0])
 
 
 def _resolve_unit(word: str | None, text: str, currency: Currency) -> Unit:

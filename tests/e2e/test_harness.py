@@ -24,7 +24,7 @@ async def test_bot_logs_in_and_syncs_commands_that_pass_validation(
 
     syncs = fake.requests("PUT /applications/{application_id}/commands")
     assert [r.status for r in syncs] == [200]
-    assert [c["name"] for c in fake.commands()] == ["help"]
+    assert "help" in [c["name"] for c in fake.commands()]
     if fake.spec is not None:  # the same body, checked again here to show it was checked
         assert fake.spec.validate("PUT", syncs[0].path, syncs[0].body) == []
     assert fake.violations == []
@@ -50,7 +50,7 @@ async def test_slash_help_answers_ephemerally(fake: FakeDiscord, harness: BotHar
 @pytest.mark.bot_settings(dev_guild=True)
 async def test_dev_guild_sync_goes_to_the_guild(fake: FakeDiscord, harness: BotHarness) -> None:
     assert fake.commands() == []
-    assert [c["name"] for c in fake.commands(fake.guild)] == ["help"]
+    assert "help" in [c["name"] for c in fake.commands(fake.guild)]
     reply = await (await fake.slash(fake.owner, "help")).reply()
     assert "`/help`" in reply.content
 
@@ -111,7 +111,7 @@ async def test_the_helpers_refuse_what_a_discord_client_would(
     with pytest.raises(ValueError, match="required"):
         await fake.slash(alice, "harness post")
     with pytest.raises(LookupError, match="no synced slash command"):
-        await fake.slash(alice, "pegaz open")
+        await fake.slash(alice, "roulette spin")
 
 
 @pytest.mark.extensions(HARNESS_COG)

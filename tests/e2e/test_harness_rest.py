@@ -79,7 +79,7 @@ async def test_more_guilds_arrive_live_and_at_ready(
     restarted = await harness.restart()
 
     assert {g.id for g in restarted.guilds} == {fake.guild.id, second.id}
-    assert [c.name for c in await restarted.tree.fetch_commands()] == ["help"]
+    assert "help" in [c.name for c in await restarted.tree.fetch_commands()]
 
 
 async def test_a_user_message_is_stored_but_not_sent_without_the_intent(

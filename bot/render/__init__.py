@@ -1,0 +1,1 @@
+"""Outcome -> text and embeds: the only place that knows how things look."""

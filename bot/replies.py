@@ -1,0 +1,130 @@
+"""Answering interactions: the guild's language, ephemeral errors, and a guard for callbacks.
+
+Every domain error (rules, money, services, permissions) becomes an ephemeral message in the
+guild's language that says what to do; nothing was changed. Anything unexpected is logged with a
+short reference that the player also sees, so a GM can find it in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.render.errors import error_text
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+log = logging.getLogger(__name__)
+
+
+class PermissionRefused(Exception):
+    """The user may not do this (``code``: ``not_gm``, ``not_opener``, ``guild_only``...)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.code = code
+        self.params: dict[str, object] = params
+        super().__init__(code)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> SzulerniaBot:
+    return cast("SzulerniaBot", interaction.client)
+
+
+async def lang_of(interaction: discord.Interaction[Any]) -> Lang:
+    bot = bot_of(interaction)
+    if interaction.guild_id is None:
+        return bot.settings.bot.language
+    return await bot.services.guilds.language(interaction.guild_id)
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+    mention: discord.abc.Snowflake | None = None,
+) -> None:
+    """Reply, or follow up when the interaction was already answered or deferred.
+
+    Mentions are off except for ``mention`` (a user who should be pinged).
+    """
+    allowed = (
+        discord.AllowedMentions(users=[mention]) if mention else discord.AllowedMentions.none()
+    )
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Tell the user what went wrong, ephemerally, in the guild's language."""
+    original = getattr(error, "original", None) or error
+    if isinstance(original, discord.app_commands.NoPrivateMessage):
+        original = PermissionRefused("guild_only")
+    lang = await _safe_lang(interaction)
+    text = error_text(lang, original) if isinstance(original, Exception) else None
+    if text is None:
+        ref = secrets.token_hex(3)
+        log.error("unexpected error (ref %s)", ref, exc_info=original)
+        text = t(lang, "error.unexpected", ref=ref)
+    else:
+        log.debug("refused: %r", original)
+    try:
+        await answer(interaction, text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error")
+
+
+async def _safe_lang(interaction: discord.Interaction[Any]) -> Lang:
+    try:
+        return await lang_of(interaction)
+    except Exception:
+        return "en"
+
+
+async def guarded(
+    interaction: discord.Interaction[Any],
+    handler: Callable[[], Awaitable[None]],
+) -> None:
+    """Run a component callback; any error becomes an ephemeral answer (see :func:`report`)."""
+    try:
+        await handler()
+    except Exception as exc:
+        await report(interaction, exc)
+
+
+async def send_dm(
+    bot: SzulerniaBot,
+    user_id: int,
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+) -> discord.Message | None:
+    """DM a user; None when their DMs are closed (the caller then points them at the
+    "Show my hand" button, which always works)."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+        if embed is not None:
+            kwargs["embed"] = embed
+        if view is not None:
+            kwargs["view"] = view
+        return await user.send(content, **kwargs)
+    except discord.Forbidden:
+        log.info("DMs closed for a player; they will use the ephemeral fallback")
+        return None

@@ -1,0 +1,84 @@
+"""Turn timers that survive restarts.
+
+The deadlines live in the database (the table service writes them with every step), so this
+loop keeps no state of its own worth losing: it sleeps until the next deadline, fires the due
+timeouts through the table service, and tells the cogs by dispatching events:
+
+- ``on_table_outcome(outcome)`` after a timeout was applied, to be rendered like any action;
+- ``on_turn_warning(table_id, version)`` once, ``WARN_BEFORE_MS`` before a turn times out, so the
+  player can be pinged.
+
+Call :meth:`TurnTimers.poke` after any action, so a new deadline is seen at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+log = logging.getLogger(__name__)
+
+WARN_BEFORE_MS = 60_000
+IDLE_MS = 3_600_000  # with no deadline at all, look again after an hour anyway
+LOOK_MS = 15_000  # with deadlines pending, look at least this often (other tables' warnings)
+
+
+class TurnTimers:
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self._bot = bot
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._warned: set[tuple[int, int]] = set()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="szulernia-turn-timers")
+
+    def poke(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                delay_ms = await self._tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the turn timers failed; trying again in a second")
+                delay_ms = 1_000
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=max(delay_ms, 10) / 1000)
+
+    async def _tick(self) -> int:
+        """Fire what is due, warn what is near; return how long to sleep (ms)."""
+        tables = self._bot.services.tables
+        now = self._bot.clock()
+        for table_id, version in await tables.due_timeouts(now):
+            outcome = await tables.fire_timeout(table_id, version)
+            if outcome is not None:
+                self._bot.dispatch("table_outcome", outcome)
+        for table_id, version in await tables.due_timeouts(now + WARN_BEFORE_MS):
+            if (table_id, version) not in self._warned:
+                self._warned.add((table_id, version))
+                self._bot.dispatch("turn_warning", table_id, version)
+        if len(self._warned) > 10_000:
+            self._warned.clear()
+        deadline = await tables.next_deadline()
+        if deadline is None:
+            return IDLE_MS
+        now = self._bot.clock()
+        warn_at = deadline - WARN_BEFORE_MS
+        return min(LOOK_MS, max(0, (warn_at if warn_at > now else deadline) - now))

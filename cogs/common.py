@@ -1,0 +1,81 @@
+"""What every cog needs: who is a GM, which character a user acts with, name autocomplete.
+
+GM: a member with Manage Server, or with the server's GM role (set with ``/gm role``; until then,
+a role named like the ``bot.gm_role`` setting).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.replies import PermissionRefused, bot_of
+from bot.services.outcomes import Character
+
+
+def guild_id_of(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise PermissionRefused("guild_only")
+    return interaction.guild_id
+
+
+async def is_gm(interaction: discord.Interaction[Any]) -> bool:
+    member = interaction.user
+    if interaction.guild_id is None or not isinstance(member, discord.Member):
+        return False
+    if interaction.permissions.manage_guild:
+        return True
+    bot = bot_of(interaction)
+    role_id = await bot.services.guilds.gm_role(interaction.guild_id)
+    if role_id is not None:
+        return any(role.id == role_id for role in member.roles)
+    return any(role.name == bot.settings.bot.gm_role for role in member.roles)
+
+
+async def require_gm(interaction: discord.Interaction[Any]) -> None:
+    guild_id_of(interaction)
+    if not await is_gm(interaction):
+        raise PermissionRefused("not_gm")
+
+
+async def acting_character(interaction: discord.Interaction[Any], name: str | None) -> Character:
+    """The character the user acts with: the one named (theirs, or any NPC for a GM), else their
+    active one, else their only one. Several and none active: ask them to pick."""
+    guild_id = guild_id_of(interaction)
+    characters = bot_of(interaction).services.characters
+    user_id = interaction.user.id
+    if name:
+        character = await characters.by_name(guild_id, name)
+        gm = character.is_npc and await is_gm(interaction)
+        await characters.require_owner(character.id, user_id, as_gm=gm)
+        return character
+    active = await characters.active(guild_id, user_id)
+    if active is not None:
+        return active
+    owned = [c for c in await characters.search(guild_id, owner_id=user_id) if not c.is_npc]
+    if len(owned) == 1:
+        return owned[0]
+    raise PermissionRefused("pick_character" if owned else "no_character")
+
+
+async def character_names(
+    interaction: discord.Interaction[Any], current: str, *, mine: bool = False
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: characters of this server whose name starts with what was typed."""
+    if interaction.guild_id is None:
+        return []
+    owner = interaction.user.id if mine and not await is_gm(interaction) else None
+    found = await bot_of(interaction).services.characters.search(
+        interaction.guild_id, current, owner_id=owner, limit=25
+    )
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found]
+
+
+async def all_names(interaction: discord.Interaction[Any], current: str) -> list[Any]:
+    return await character_names(interaction, current)
+
+
+async def my_names(interaction: discord.Interaction[Any], current: str) -> list[Any]:
+    return await character_names(interaction, current, mine=True)

@@ -1,0 +1,130 @@
+"""GM tools: ``/gm role``, ``/settings language``, ``/table list`` and ``/table close``.
+
+``/gm role`` needs Manage Server (it decides who the GMs are); the other settings and closing a
+table need a GM. Closing a table cancels it through the table service, which gives every stake
+still in the pot back; the game's cog hears of it through ``on_table_outcome``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.render import tables as render
+from bot.replies import PermissionRefused, answer, lang_of
+from bot.services.errors import UnknownCharacter, UnknownTable
+from cogs.common import guild_id_of, require_gm
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+
+class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs the games here."):
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="role", description="Manage Server only: set which role counts as GM."
+    )
+    @app_commands.describe(role="The GM role (leave empty to go back to the default).")
+    async def role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        if not interaction.permissions.manage_guild:
+            raise PermissionRefused("not_manager")
+        await self.bot.services.guilds.set_gm_role(guild_id, None if role is None else role.id)
+        lang = await lang_of(interaction)
+        if role is None:
+            text = t(lang, "gm.role.cleared", name=self.bot.settings.bot.gm_role)
+        else:
+            text = t(lang, "gm.role.set", role=role.mention)
+        await answer(interaction, text)
+
+
+class Settings(
+    commands.GroupCog, group_name="settings", group_description="GM: this server's settings."
+):
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="language", description="GM: the language the bot speaks here.")
+    @app_commands.describe(language="English or Polish.")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="Polish", value="pl"),
+        ]
+    )
+    async def language(
+        self, interaction: discord.Interaction, language: Literal["en", "pl"]
+    ) -> None:
+        await require_gm(interaction)
+        await self.bot.services.guilds.set_language(guild_id_of(interaction), language)
+        await answer(interaction, t(language, "settings.language.set"))
+
+
+class Tables(
+    commands.GroupCog, group_name="table", group_description="The game tables on this server."
+):
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="list", description="List the open tables on this server.")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        found = await self.bot.services.tables.live_in_guild(guild_id_of(interaction))
+        await answer(interaction, render.listing(await lang_of(interaction), found))
+
+    @app_commands.command(name="close", description="GM: cancel a table and give every stake back.")
+    @app_commands.describe(table="The table's number (see /table list).")
+    async def close(
+        self, interaction: discord.Interaction, table: app_commands.Range[int, 1]
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        await require_gm(interaction)
+        services = self.bot.services
+        view = await services.tables.get(table)
+        if view.guild_id != guild_id:
+            raise UnknownTable(table=table)
+        outcome = await services.tables.cancel(
+            table, key=interaction.id, actor_id=interaction.user.id
+        )
+        self.bot.timers.poke()
+        if not outcome.repeated:
+            self.bot.dispatch("table_outcome", outcome)
+        names = {}
+        for character_id in render.refunds(outcome):
+            try:
+                names[character_id] = (await services.characters.get(character_id)).name
+            except UnknownCharacter:
+                continue
+        lang = await lang_of(interaction)
+        await answer(interaction, render.closed(lang, view, outcome, names), ephemeral=False)
+
+    @close.autocomplete("table")
+    async def close_table(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        if interaction.guild is None:
+            return []
+        found = await self.bot.services.tables.live_in_guild(interaction.guild.id)
+        lang = await lang_of(interaction)
+        typed = current.strip().lstrip("#")
+        choices = []
+        for view in found:
+            if typed and not str(view.table_id).startswith(typed):
+                continue
+            channel = interaction.guild.get_channel(view.channel_id)
+            name = render.choice_name(lang, view, None if channel is None else channel.name)
+            choices.append(app_commands.Choice(name=name, value=view.table_id))
+        return choices[:25]
+
+
+async def setup(bot: SzulerniaBot) -> None:
+    await bot.add_cog(GameMaster(bot))
+    await bot.add_cog(Settings(bot))
+    await bot.add_cog(Tables(bot))
