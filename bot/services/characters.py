@@ -94,42 +94,6 @@ class CharacterService:
                 tx, guild_id, key_prefix=name_key(prefix), owner_id=owner_id, limit=limit
             )
 
-    async def rename(
-        self, character_id: int, name: str, *, actor_id: int, as_gm: bool = False
-    ) -> Character:
-        clean = clean_name(name)
-        async with self._db.transaction() as tx:
-            await _owned(tx, character_id, actor_id, as_gm)
-            try:
-                await characters.rename(tx, character_id, clean, name_key(clean))
-            except NameTaken as exc:
-                raise DuplicateName(name=clean) from exc
-            return await _get(tx, character_id)
-
-    async def set_traits(
-        self,
-        character_id: int,
-        *,
-        actor_id: int,
-        as_gm: bool = False,
-        luck: bool | None = None,
-        gamble: bool | None = None,
-        perception: int | None = None,
-    ) -> Character:
-        """Change the given traits (None keeps a trait as it is)."""
-        if perception is not None:
-            _check_perception(perception)
-        async with self._db.transaction() as tx:
-            who = await _owned(tx, character_id, actor_id, as_gm)
-            await characters.set_traits(
-                tx,
-                character_id,
-                luck=who.luck if luck is None else luck,
-                gamble=who.gamble if gamble is None else gamble,
-                perception=who.perception if perception is None else perception,
-            )
-            return await _get(tx, character_id)
-
     async def edit(
         self,
         character_id: int,

@@ -79,16 +79,18 @@ async def test_rename_traits_and_ownership(world: World) -> None:
     alice = await world.characters.create(GUILD, "Alice", owner_id=ALICE_USER)
     await world.characters.create(GUILD, "Bob", owner_id=BOB_USER)
     with pytest.raises(NotOwner):
-        await world.characters.rename(alice.id, "Alicja", actor_id=BOB_USER)
+        await world.characters.edit(alice.id, actor_id=BOB_USER, name="Alicja")
     with pytest.raises(DuplicateName):
-        await world.characters.rename(alice.id, "BOB", actor_id=ALICE_USER)
-    renamed = await world.characters.rename(alice.id, "Alicja", actor_id=ALICE_USER)
+        await world.characters.edit(alice.id, actor_id=ALICE_USER, name="BOB")
+    renamed = await world.characters.edit(alice.id, actor_id=ALICE_USER, name="Alicja")
     assert renamed.name == "Alicja"
-    assert (await world.characters.rename(alice.id, "ALICJA", actor_id=ALICE_USER)).name == "ALICJA"
-    changed = await world.characters.set_traits(alice.id, actor_id=GM, as_gm=True, gamble=True)
+    assert (
+        await world.characters.edit(alice.id, actor_id=ALICE_USER, name="ALICJA")
+    ).name == "ALICJA"
+    changed = await world.characters.edit(alice.id, actor_id=GM, as_gm=True, gamble=True)
     assert changed.gamble and not changed.luck
     with pytest.raises(TraitInvalid):
-        await world.characters.set_traits(alice.id, actor_id=ALICE_USER, perception=101)
+        await world.characters.edit(alice.id, actor_id=ALICE_USER, perception=101)
 
 
 async def test_npcs_belong_to_their_gm_and_the_active_character(world: World) -> None:
