@@ -30,6 +30,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.characters",
     "cogs.purse",
     "cogs.gm",
+    "cogs.pegaz",
 )
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0

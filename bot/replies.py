@@ -16,6 +16,7 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render.errors import error_text
+from bot.rules.common import DomainError
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -23,13 +24,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class PermissionRefused(Exception):
+class PermissionRefused(DomainError):
     """The user may not do this (``code``: ``not_gm``, ``not_opener``, ``guild_only``...)."""
 
     def __init__(self, code: str, **params: object) -> None:
         self.code = code
-        self.params: dict[str, object] = params
-        super().__init__(code)
+        super().__init__(**params)
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> SzulerniaBot:
@@ -70,12 +70,15 @@ async def answer(
         await interaction.response.send_message(content, **kwargs)
 
 
-async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Tell the user what went wrong, ephemerally, in the guild's language."""
+async def report(
+    interaction: discord.Interaction[Any], error: BaseException, *, lang: Lang | None = None
+) -> None:
+    """Tell the user what went wrong, ephemerally, in the guild's language (or ``lang``: e.g.
+    the language of the table a button in a DM belongs to)."""
     original = getattr(error, "original", None) or error
     if isinstance(original, discord.app_commands.NoPrivateMessage):
         original = PermissionRefused("guild_only")
-    lang = await _safe_lang(interaction)
+    lang = lang or await _safe_lang(interaction)
     text = error_text(lang, original) if isinstance(original, Exception) else None
     if text is None:
         ref = secrets.token_hex(3)

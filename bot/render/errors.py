@@ -3,27 +3,20 @@
 from __future__ import annotations
 
 from bot.i18n import Lang, has, t
+from bot.rules.common import DomainError
 from bot.rules.money import CURRENCIES, format_amount
 
 AMOUNT_PARAMS = frozenset({"amount", "balance", "price", "stake", "need", "have", "cap"})
 
 
-def error_code(error: Exception) -> str | None:
-    """The catalogue code of a domain error (rules, money, services), None for anything else."""
-    code = getattr(error, "code", None)
-    params = getattr(error, "params", None)
-    return code if isinstance(code, str) and isinstance(params, dict) else None
-
-
 def error_text(lang: Lang, error: Exception) -> str | None:
     """The player-facing sentence for a domain error, or None when it is not one."""
-    code = error_code(error)
-    if code is None:
+    if not isinstance(error, DomainError):
         return None
-    key = f"error.{code}"
+    key = f"error.{error.code}"
     if not has(key):
         key = "error.refused"
-    params: dict[str, object] = dict(getattr(error, "params", {}))
+    params = dict(error.params)
     currency = CURRENCIES.get(str(params.get("currency", "")))
     if currency is not None:
         for name in AMOUNT_PARAMS & params.keys():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 POT: Literal["pot"] = "pot"
 OFFERING: Literal["offering"] = "offering"
@@ -33,19 +33,26 @@ class Transfer:
     reason: str
 
 
-class RulesError(Exception):
-    """An illegal action. The state did not change.
+class DomainError(Exception):
+    """A refusal a player can read; nothing was changed.
 
     ``code`` is a stable key for the message catalogues; ``params`` fill its placeholders. Never
     put a hidden card, a deck order or RNG state into ``params``: errors are shown to players.
+    The rules' errors and the services' errors both take this shape.
     """
 
-    code: ClassVar[str] = "rules_error"
+    code: str = "refused"
 
     def __init__(self, **params: object) -> None:
         self.params: dict[str, object] = params
         detail = ", ".join(f"{k}={v}" for k, v in params.items())
         super().__init__(f"{self.code}({detail})" if detail else self.code)
+
+
+class RulesError(DomainError):
+    """An illegal action. The state did not change."""
+
+    code = "rules_error"
 
 
 class NotSeated(RulesError):

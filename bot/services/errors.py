@@ -1,18 +1,14 @@
-"""Typed errors of the services, shaped like ``RulesError``: a stable ``code`` for the message
-catalogues (en, pl) and ``params`` for its placeholders. Nothing was changed when one is raised."""
+"""Typed errors of the services: like the rules' errors, a :class:`DomainError` with a stable
+``code`` for the message catalogues (en, pl) and ``params`` for its placeholders. Nothing was
+changed when one is raised."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from bot.rules.common import DomainError
 
 
-class ServiceError(Exception):
-    code: ClassVar[str] = "service_error"
-
-    def __init__(self, **params: object) -> None:
-        self.params: dict[str, object] = params
-        detail = ", ".join(f"{k}={v}" for k, v in params.items())
-        super().__init__(f"{self.code}({detail})" if detail else self.code)
+class ServiceError(DomainError):
+    code = "service_error"
 
 
 class UnknownCharacter(ServiceError):

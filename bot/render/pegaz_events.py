@@ -1,0 +1,226 @@
+"""Three-Card Pegasus events in words: the channel's lines and the GM's detection report.
+
+``public_lines`` shows only what everyone may see (rules' ``audience(event) == "public"``, plus
+that a player timed out); private cards are never read here. ``gm_lines`` is the GM's DM: every
+detection roll, and a cheat awaiting a ruling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import Lang, t
+from bot.render.pegaz import Roster, cards, comparison, hand_name, money, name_of
+from bot.rules import pegaz
+
+
+def mention_of(roster: Roster, player: int) -> str:
+    who = roster.get(player)
+    return f"<@{who.user_id}>" if who else ""
+
+
+def _names(roster: Roster, players: Sequence[int], lang: Lang) -> str:
+    shown = [name_of(roster, p) for p in players]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return t(lang, "pegaz.and", first=", ".join(shown[:-1]), last=shown[-1])
+
+
+def public_lines(
+    events: Sequence[pegaz.Event], state: pegaz.PegazState, roster: Roster, lang: Lang
+) -> list[str]:
+    """What the channel is told about one step (its public events, in order)."""
+    lines: list[str] = []
+    turns = [e for e in events if isinstance(e, pegaz.TurnStarted)]
+    last_turn = turns[-1] if turns else None
+    for event in events:
+        if event is last_turn and pegaz.whose_turn(state) == event.player:
+            lines.append(_turn(event, roster, lang))
+            continue
+        line = _line(event, state, roster, lang)
+        if line:
+            lines.append(line)
+    if any(isinstance(e, pegaz.Started) for e in events):
+        choosing = [s.player for s in state.seats if s.pending]
+        if choosing:
+            users = dict.fromkeys(mention_of(roster, p) for p in choosing)
+            lines.append(t(lang, "pegaz.ev.choosing", users=", ".join(users)))
+    if any(isinstance(e, pegaz.GameEnded) for e in events):
+        for player in state.offers:
+            seat = pegaz.seat_of(state, player)
+            lines.append(
+                t(
+                    lang,
+                    "pegaz.ev.offer_ask",
+                    user=mention_of(roster, player),
+                    name=name_of(roster, player),
+                    amount=money(seat.won // 10, lang),
+                )
+            )
+    return lines
+
+
+def _turn(event: pegaz.TurnStarted, roster: Roster, lang: Lang) -> str:
+    key = "pegaz.ev.turn_checks" if event.phase == "checks" else "pegaz.ev.turn"
+    return t(
+        lang,
+        key,
+        round=event.round,
+        name=name_of(roster, event.player),
+        user=mention_of(roster, event.player),
+    )
+
+
+def _line(event: pegaz.Event, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str | None:
+    if isinstance(event, pegaz.Joined):
+        return t(
+            lang,
+            "pegaz.ev.joined",
+            name=name_of(roster, event.player),
+            ante=money(event.ante, lang),
+        )
+    if isinstance(event, pegaz.Left):
+        return t(
+            lang,
+            "pegaz.ev.left",
+            name=name_of(roster, event.player),
+            refund=money(event.refund, lang),
+        )
+    if isinstance(event, pegaz.Started):
+        return t(lang, "pegaz.ev.started", players=len(state.seats), pot=money(state.pot, lang))
+    if isinstance(event, pegaz.ModifierChosen):
+        return (
+            t(lang, "pegaz.ev.kept_timeout", name=name_of(roster, event.player))
+            if event.timeout
+            else None
+        )
+    if isinstance(event, pegaz.Caught):
+        return t(
+            lang,
+            "pegaz.ev.caught",
+            catchers=_names(roster, event.caught_by, lang),
+            name=name_of(roster, event.cheater),
+        )
+    if isinstance(event, pegaz.Expelled):
+        return t(lang, "pegaz.ev.expelled", name=name_of(roster, event.player))
+    if isinstance(event, pegaz.RulingRequested):
+        return t(lang, "pegaz.ev.ruling", name=name_of(roster, event.cheater))
+    if isinstance(event, pegaz.Ruled):
+        return (
+            None
+            if event.expel
+            else t(lang, "pegaz.ev.pardoned", name=name_of(roster, event.cheater))
+        )
+    if isinstance(event, pegaz.Exchanged):
+        return t(
+            lang,
+            f"pegaz.ev.exchanged.{len(event.cards)}",
+            name=name_of(roster, event.player),
+            price=money(event.price, lang),
+            stake=money(event.stake, lang),
+        )
+    if isinstance(event, pegaz.Reshuffled):
+        return t(lang, "pegaz.ev.reshuffled", count=event.count)
+    if isinstance(event, pegaz.Checked):
+        return _checked(event, state, roster, lang)
+    if isinstance(event, pegaz.Folded):
+        price = state.stake * (3 if event.reason == "cannot_check" else 1)
+        return t(
+            lang,
+            f"pegaz.ev.folded.{event.reason}",
+            name=name_of(roster, event.player),
+            price=money(price, lang),
+        )
+    if isinstance(event, pegaz.GameEnded):
+        return _ended(event, roster, lang)
+    if isinstance(event, pegaz.Offered):
+        key = "timeout" if event.timeout else "yes" if event.accepted else "no"
+        return t(
+            lang,
+            f"pegaz.ev.offered.{key}",
+            name=name_of(roster, event.player),
+            amount=money(event.amount, lang),
+        )
+    if isinstance(event, pegaz.Cancelled):
+        if not event.refunds:
+            return t(lang, "pegaz.ev.cancelled")
+        refunds = ", ".join(f"{name_of(roster, p)} {money(a, lang)}" for p, a in event.refunds)
+        return t(lang, "pegaz.ev.cancelled_refunds", refunds=refunds)
+    return None  # TableOpened, TurnStarted (not current), and the private or GM-only events
+
+
+def _checked(event: pegaz.Checked, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    die = state.settings.die
+    checker, target = name_of(roster, event.player), name_of(roster, event.target)
+    lines = [
+        t(lang, "pegaz.ev.check", name=checker, target=target, price=money(event.price, lang)),
+        t(
+            lang,
+            "pegaz.ev.shows",
+            name=checker,
+            cards=cards(die, event.player_hand, lang),
+            kind=hand_name(die, event.player_hand, lang),
+        ),
+        t(
+            lang,
+            "pegaz.ev.shows",
+            name=target,
+            cards=cards(die, event.target_hand, lang),
+            kind=hand_name(die, event.target_hand, lang),
+        ),
+    ]
+    verdict = comparison(die, event.player_hand, event.target_hand, lang)
+    if len(event.out) == 1:
+        verdict += " " + t(lang, "pegaz.ev.check_out", name=name_of(roster, event.out[0]))
+    lines.append(verdict)
+    return "\n".join(lines)
+
+
+def _ended(event: pegaz.GameEnded, roster: Roster, lang: Lang) -> str:
+    names = _names(roster, event.players, lang)
+    if event.rolled_over or not any(event.amounts):
+        return t(lang, "pegaz.ev.rollover", names=names, amount=money(event.rolled_over, lang))
+    if len(event.players) == 1:
+        return t(lang, "pegaz.ev.won", name=names, amount=money(event.amounts[0], lang))
+    shares = ", ".join(
+        f"{name_of(roster, p)} {money(a, lang)}"
+        for p, a in zip(event.players, event.amounts, strict=True)
+    )
+    return t(lang, "pegaz.ev.split", names=names, shares=shares)
+
+
+def gm_lines(
+    events: Sequence[pegaz.Event], roster: Roster, lang: Lang, *, table_id: int
+) -> list[str]:
+    """The GM's DM about one step: every detection test, and a cheat to rule on."""
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, pegaz.Detection):
+            lines.append(
+                t(lang, "pegaz.gm.detection", table=table_id, name=name_of(roster, event.cheater))
+            )
+            for roll in event.rolls:
+                key = "pegaz.gm.roll_caught" if roll.success else "pegaz.gm.roll_missed"
+                lines.append(
+                    t(
+                        lang,
+                        key,
+                        name=name_of(roster, roll.player),
+                        roll=roll.roll,
+                        target=roll.target,
+                    )
+                )
+            if not event.rolls:
+                lines.append(t(lang, "pegaz.gm.no_watchers"))
+        elif isinstance(event, pegaz.RulingRequested):
+            lines.append(
+                t(
+                    lang,
+                    "pegaz.gm.ruling",
+                    table=table_id,
+                    name=name_of(roster, event.cheater),
+                    n=event.card + 1,
+                    delta=f"{event.delta:+d}",
+                )
+            )
+    return lines

@@ -1,0 +1,200 @@
+"""``/pegaz``: open a table (GM), sit down, seat an NPC (GM), and the exact odds of a hand.
+
+Everything after the opening happens on the table message's buttons (``cogs.pegaz.seating`` and
+``cogs.pegaz.turns``); this cog also renders the turn timers' outcomes and warnings.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.render.pegaz import odds_embed
+from bot.replies import answer, bot_of, lang_of
+from bot.rules import pegaz
+from bot.services.errors import UnknownTable
+from bot.services.outcomes import TableOutcome
+from cogs.common import acting_character, guild_id_of, my_names, require_gm
+from cogs.pegaz import common, inputs
+from cogs.pegaz.buttons import dispatch_modal
+from cogs.pegaz.flow import Publisher
+from cogs.pegaz.inputs import PegazInputError
+from cogs.pegaz.seating import open_table, sit
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+log = logging.getLogger(__name__)
+Choice = app_commands.Choice
+DICE: list[Choice[int]] = [Choice(name=f"d{n}", value=n) for n in pegaz.DICE]
+SOURCES: list[Choice[str]] = [
+    Choice(name="dice", value="dice"),
+    Choice(name="24-card deck", value="deck"),
+]
+TIES: list[Choice[str]] = [
+    Choice(name="split the pot", value="split"),
+    Choice(name="roll the pot over", value="rollover"),
+]
+RULINGS: list[Choice[str]] = [
+    Choice(name="expel the cheater", value="expel"),
+    Choice(name="the GM rules", value="gm"),
+]
+
+
+async def _table_id(interaction: discord.Interaction[Any], table: int | None) -> int:
+    """The table named, else the only Pegasus table live in this channel."""
+    bot = bot_of(interaction)
+    if table is not None:
+        await common.table(interaction, table)
+        return table
+    found = []
+    for table_id in await bot.services.tables.live_in_channel(
+        guild_id_of(interaction), interaction.channel_id or 0
+    ):
+        if (await bot.services.tables.get(table_id)).game == pegaz.GAME:
+            found.append(table_id)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise PegazInputError("pegaz_no_table")
+    raise PegazInputError("pegaz_which_table", tables=", ".join(map(str, found)))
+
+
+class Pegaz(
+    commands.GroupCog,
+    name=common.COG_NAME,
+    group_name="pegaz",
+    group_description="Three-Card Pegasus: open a table, sit down, see the odds.",
+):
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+        self.publisher = Publisher(bot)
+
+    @app_commands.command(name="open", description="Open a Three-Card Pegasus table here (GM).")
+    @app_commands.describe(
+        stake="The starting stake (ante), e.g. 1 s",
+        exchanges="Exchange rounds; 0 = unlimited",
+        raise_limit="The most one raise may add, e.g. 1 p, or none",
+        max_stake="The stake's ceiling, e.g. 2 s, or none",
+        die="The die the creatures are rolled on",
+        source="Cards from dice rolls or from a 24-card deck",
+        wild="Wild Pegasus: unlimited exchanges, no raise limit, no maximum",
+        turn_timeout="Time per turn, e.g. 10 min or 90 s; then the player folds",
+        tie="A tie among the last players: split the pot, or roll it over",
+        cheat_ruling="A caught cheater is expelled, or the GM rules",
+        detection="Modifier to the detection tests (-100 to 100)",
+    )
+    @app_commands.choices(die=DICE)
+    @app_commands.choices(source=SOURCES, tie=TIES, cheat_ruling=RULINGS)
+    async def open(
+        self,
+        interaction: discord.Interaction[Any],
+        stake: str = "1 s",
+        exchanges: app_commands.Range[int, 0, 20] = 2,
+        raise_limit: str = "1 p",
+        max_stake: str | None = None,
+        die: int = 6,
+        source: str = "dice",
+        wild: bool = False,
+        turn_timeout: str = "10 min",
+        tie: str = "split",
+        cheat_ruling: str = "expel",
+        detection: app_commands.Range[int, -100, 100] = 0,
+    ) -> None:
+        await require_gm(interaction)
+        settings = inputs.settings(
+            stake=stake,
+            exchanges=exchanges,
+            raise_limit=raise_limit,
+            max_stake=max_stake,
+            die=die,
+            source="deck" if source == "deck" else "dice",
+            wild=wild,
+            turn_timeout=turn_timeout,
+            tie="rollover" if tie == "rollover" else "split",
+            cheat_ruling="gm" if cheat_ruling == "gm" else "expel",
+            detection=detection,
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table_id = await open_table(interaction, settings)
+        await answer(
+            interaction, t(await lang_of(interaction), "pegaz.done.opened", table=table_id)
+        )
+
+    @app_commands.command(name="join", description="Sit down at a table with your character.")
+    @app_commands.describe(
+        character="Which of your characters (default: your active one)",
+        table="The table's number (needed when this channel has several)",
+    )
+    @app_commands.autocomplete(character=my_names)
+    async def join(
+        self,
+        interaction: discord.Interaction[Any],
+        character: str | None = None,
+        table: int | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        who = await acting_character(interaction, character)
+        await sit(interaction, await _table_id(interaction, table), who)
+
+    @app_commands.command(
+        name="seat", description="Seat an NPC at a table; you play its turns (GM)."
+    )
+    @app_commands.describe(
+        npc="The NPC to seat (its hand comes to you by DM)",
+        table="The table's number (needed when this channel has several)",
+    )
+    @app_commands.autocomplete(npc=my_names)
+    async def seat(
+        self, interaction: discord.Interaction[Any], npc: str, table: int | None = None
+    ) -> None:
+        await require_gm(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        who = await bot_of(interaction).services.characters.by_name(guild_id_of(interaction), npc)
+        if not who.is_npc:
+            raise PegazInputError("pegaz_not_npc", name=who.name)
+        await sit(interaction, await _table_id(interaction, table), who)
+
+    @app_commands.command(name="odds", description="A hand's exact chance to beat a random hand.")
+    @app_commands.describe(
+        hand="Three cards, e.g. 6 6 1 or Pegasus Pegasus Snake (empty: only the kinds)",
+        die="The die (default d6)",
+        source="Dice or a 24-card deck (default dice)",
+    )
+    @app_commands.choices(die=DICE)
+    @app_commands.choices(source=SOURCES)
+    async def odds(
+        self,
+        interaction: discord.Interaction[Any],
+        hand: str | None = None,
+        die: int = 6,
+        source: str = "dice",
+    ) -> None:
+        where: Literal["dice", "deck"] = "deck" if source == "deck" else "dice"
+        faces = inputs.hand(hand, die) if hand else None
+        embed = odds_embed(faces, die, where, await lang_of(interaction))
+        await answer(interaction, embed=embed)
+
+    # --- the timers and the modal -----------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_table_outcome(self, outcome: TableOutcome) -> None:
+        if outcome.game == pegaz.GAME:
+            await self.publisher.publish(outcome)
+
+    @commands.Cog.listener()
+    async def on_turn_warning(self, table_id: int, version: int) -> None:
+        try:
+            await self.publisher.warn(table_id, version)
+        except UnknownTable:
+            return
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is discord.InteractionType.modal_submit:
+            await dispatch_modal(interaction)

@@ -1,0 +1,188 @@
+"""The table's own buttons: open, join, leave, start, cancel, show my hand, rulings, offerings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.render.pegaz import hand_embed, money
+from bot.replies import answer, bot_of, lang_of
+from bot.rules import pegaz
+from bot.rules.common import NotSeated
+from bot.services.outcomes import Character
+from cogs.common import acting_character, guild_id_of
+from cogs.pegaz import common
+from cogs.pegaz.buttons import Click, on
+from cogs.pegaz.flow import roster_of
+from cogs.pegaz.inputs import PegazInputError
+from cogs.pegaz.views import choices_view
+
+
+async def open_table(
+    interaction: discord.Interaction[Any],
+    settings: pegaz.PegazSettings,
+    *,
+    carry_from: int | None = None,
+) -> int:
+    """Create a table in the interaction's channel and post its message; return its id."""
+    bot = bot_of(interaction)
+    outcome = await bot.services.tables.create(
+        pegaz.GAME,
+        lambda rng: pegaz.new_table(settings),
+        guild_id=guild_id_of(interaction),
+        channel_id=interaction.channel_id or 0,
+        actor_id=interaction.user.id,
+        key=interaction.id,
+        carry_from=carry_from,
+    )
+    await common.publisher(bot).post_table(outcome.table_id)
+    return outcome.table_id
+
+
+async def sit(interaction: discord.Interaction[Any], table_id: int, character: Character) -> None:
+    """Seat a character (the ante comes from its purse) and tell the user."""
+    bot = bot_of(interaction)
+    view = await common.table(interaction, table_id)
+    if not character.is_npc:
+        roster = await roster_of(bot, (view.state,))
+        for seat in view.state.seats:
+            who = roster.get(seat.player)
+            mine = who is not None and who.user_id == interaction.user.id and not who.npc
+            if mine and who is not None and seat.player != character.id:
+                raise PegazInputError("pegaz_one_seat", name=who.name)
+    funds = await bot.services.purses.balance(character.id, common.CURRENCY)
+    join = pegaz.Join(character.id, character.luck, character.gamble, character.perception, funds)
+    outcome = await bot.services.tables.act(
+        table_id, join, key=interaction.id, expected_version=None, actor_id=interaction.user.id
+    )
+    await common.publisher(bot).publish(outcome)
+    lang = await lang_of(interaction)
+    ante = money(view.state.settings.stake, lang)
+    await answer(
+        interaction, t(lang, "pegaz.done.joined", name=character.name, table=table_id, ante=ante)
+    )
+
+
+@on("join")
+async def join(click: Click) -> None:
+    await click.interaction.response.defer(ephemeral=True, thinking=True)
+    character = await acting_character(click.interaction, None)
+    await sit(click.interaction, click.target.table, character)
+
+
+@on("leave")
+async def leave(click: Click) -> None:
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    roster = await roster_of(bot_of(interaction), (view.state,))
+    seats = await common.my_seats(interaction, view.state, roster)
+    if not seats:
+        raise NotSeated(player=interaction.user.id)
+    player = seats[0] if not roster[seats[0]].npc else seats[-1]
+    await common.act(click, pegaz.Leave(player), expected=None)
+    lang = await lang_of(interaction)
+    await answer(interaction, t(lang, "pegaz.done.left", name=roster[player].name))
+
+
+@on("start")
+async def start(click: Click) -> None:
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    await common.require_opener(interaction, view)
+    seats = view.state.seats
+    await common.act(click, pegaz.Start(seats[0].player if seats else 0), expected=click.target.ver)
+    await answer(interaction, t(await lang_of(interaction), "pegaz.done.started"))
+
+
+@on("cancel")
+async def cancel(click: Click) -> None:
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    await common.require_opener(interaction, view)
+    bot = bot_of(interaction)
+    outcome = await bot.services.tables.cancel(
+        view.table_id, key=interaction.id, actor_id=interaction.user.id
+    )
+    await common.publisher(bot).publish(outcome)
+    await answer(interaction, t(await lang_of(interaction), "pegaz.done.cancelled"))
+
+
+@on("hand")
+async def show_hand(click: Click) -> None:
+    """ "Show my hand": a new ephemeral message per seat the user plays, with its choices."""
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    roster = await roster_of(bot_of(interaction), (view.state,))
+    seats = await common.my_seats(interaction, view.state, roster)
+    if not seats:
+        raise NotSeated(player=interaction.user.id)
+    lang = await lang_of(interaction)
+    for player in seats:
+        embed = hand_embed(
+            view.state,
+            player,
+            table_id=view.table_id,
+            channel_id=view.channel_id,
+            roster=roster,
+            lang=lang,
+        )
+        choices = choices_view(view.state, player, view.table_id, lang)
+        await answer(interaction, embed=embed, view=choices)
+
+
+@on("rule")
+async def rule(click: Click) -> None:
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    common.fresh(click, view)
+    await common.require_opener(interaction, view)
+    arg = click.target.arg
+    expel = arg.startswith("e")
+    await common.act(click, pegaz.RuleOnCheat(expel, int(arg[1:])), expected=click.target.ver)
+    key = "pegaz.done.expelled" if expel else "pegaz.done.pardoned"
+    await answer(interaction, t(await lang_of(interaction), key))
+
+
+@on("offer")
+async def offer(click: Click) -> None:
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    common.fresh(click, view)
+    state: pegaz.PegazState = view.state
+    roster = await roster_of(bot_of(interaction), (state,))
+    mine = [p for p in state.offers if await common.may_play(interaction, roster, p)]
+    if not mine:
+        raise PegazInputError("pegaz_not_winner")
+    accept = click.target.arg == "y"
+    await common.act(click, pegaz.Offer(mine[0], accept), expected=click.target.ver)
+    lang = await lang_of(interaction)
+    amount = money(pegaz.seat_of(state, mine[0]).won // 10, lang)
+    key = "pegaz.done.offered" if accept else "pegaz.done.kept"
+    await answer(interaction, t(lang, key, amount=amount))
+
+
+@on("again")
+async def again(click: Click) -> None:
+    """A new game at this table's settings, carrying a rolled-over pot."""
+    interaction = click.interaction
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    view = await common.table(interaction, click.target.table)
+    await common.require_opener(interaction, view)
+    bot = bot_of(interaction)
+    carried = await bot.services.tables.pot_balance(view.table_id)
+    if carried <= 0:
+        raise PegazInputError("pegaz_already_again")
+    settings = pegaz.PegazSettings.parse(
+        {**view.state.settings.model_dump(), "carried_pot": carried}
+    )
+    table_id = await open_table(interaction, settings, carry_from=view.table_id)
+    lang = await lang_of(interaction)
+    await answer(interaction, t(lang, "pegaz.done.opened", table=table_id))
