@@ -131,3 +131,8 @@ async def send_dm(
     except discord.Forbidden:
         log.info("DMs closed for a player; they will use the ephemeral fallback")
         return None
+    except discord.HTTPException as exc:  # an unknown or deleted user, a refused body...
+        log.warning(
+            "could not DM a player (%s %s); the ephemeral fallback stays", exc.status, exc.code
+        )
+        return None

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 WARN_BEFORE_MS = 60_000
 IDLE_MS = 3_600_000  # with no deadline at all, look again after an hour anyway
+RETRY_MS = 5_000  # after a failed timeout: try again, without spinning on it
 LOOK_MS = 15_000  # with deadlines pending, look at least this often (other tables' warnings)
 
 
@@ -56,8 +57,8 @@ class TurnTimers:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the turn timers failed; trying again in a second")
-                delay_ms = 1_000
+                log.exception("the turn timers failed; trying again shortly")
+                delay_ms = RETRY_MS
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(delay_ms, 10) / 1000)
@@ -66,8 +67,14 @@ class TurnTimers:
         """Fire what is due, warn what is near; return how long to sleep (ms)."""
         tables = self._bot.services.tables
         now = self._bot.clock()
+        failed = False
         for table_id, version in await tables.due_timeouts(now):
-            outcome = await tables.fire_timeout(table_id, version)
+            try:
+                outcome = await tables.fire_timeout(table_id, version)
+            except Exception:  # one broken table must not stop every other table's clock
+                log.exception("the turn timeout of table %d failed", table_id)
+                failed = True
+                continue
             if outcome is not None:
                 self._bot.dispatch("table_outcome", outcome)
         for table_id, version in await tables.due_timeouts(now + WARN_BEFORE_MS):
@@ -77,6 +84,8 @@ class TurnTimers:
         if len(self._warned) > 10_000:
             self._warned.clear()
         deadline = await tables.next_deadline()
+        if failed:
+            return RETRY_MS
         if deadline is None:
             return IDLE_MS
         now = self._bot.clock()

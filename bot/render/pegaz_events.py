@@ -87,7 +87,10 @@ def _line(event: pegaz.Event, state: pegaz.PegazState, roster: Roster, lang: Lan
             refund=money(event.refund, lang),
         )
     if isinstance(event, pegaz.Started):
-        return t(lang, "pegaz.ev.started", players=len(state.seats), pot=money(state.pot, lang))
+        # The pot as the game begins: the antes (nothing else is paid in the starting step, which
+        # may also end the game and empty the pot) plus any pot carried over.
+        pot = state.settings.carried_pot + sum(seat.paid for seat in state.seats)
+        return t(lang, "pegaz.ev.started", players=len(state.seats), pot=money(pot, lang))
     if isinstance(event, pegaz.ModifierChosen):
         return (
             t(lang, "pegaz.ev.kept_timeout", name=name_of(roster, event.player))

@@ -53,13 +53,10 @@ async def require_opener(interaction: discord.Interaction[Any], view: TableView)
 
 
 async def may_play(interaction: discord.Interaction[Any], roster: Roster, player: int) -> bool:
-    """Whether the user plays this seat: their own character, or an NPC for a GM."""
+    """Whether the user plays this seat: their own character, or an NPC they run (its owner, the
+    GM who gets its cards by DM). Another GM at the table is a player like any other."""
     who = roster.get(player)
-    if who is None:
-        return False
-    if who.user_id == interaction.user.id:
-        return True
-    return who.npc and await is_gm(interaction)
+    return who is not None and who.user_id == interaction.user.id
 
 
 def owns(interaction: discord.Interaction[Any], roster: Roster, player: int) -> bool:

@@ -102,24 +102,28 @@ class Publisher:
             state: pegaz.PegazState = outcome.state
             roster = await roster_of(self.bot, (state, view.state), outcome.events)
             lines = public_lines(outcome.events, state, roster, lang)
-            for player in dealt_players(outcome.events):
-                if (
-                    pegaz.hand_of(state, player)
-                    and await self.send_hand(view, state, player, roster, lang) is None
-                ):
-                    lines.append(
-                        t(
-                            lang,
-                            "pegaz.ev.dm_closed",
-                            user=mention_of(roster, player),
-                            name=name_of(roster, player),
+            try:
+                for player in dealt_players(outcome.events):
+                    if (
+                        pegaz.hand_of(state, player)
+                        and await self.send_hand(view, state, player, roster, lang) is None
+                    ):
+                        lines.append(
+                            t(
+                                lang,
+                                "pegaz.ev.dm_closed",
+                                user=mention_of(roster, player),
+                                name=name_of(roster, player),
+                            )
                         )
-                    )
-            await self._tell_gm(view, outcome.events, roster, lang)
-            if lines:
-                text = clip("\n".join(lines))
-                await self.channel(view).send(text, allowed_mentions=mentions(text))
-            await self._redraw(view, roster, lang)
+                await self._tell_gm(view, outcome.events, roster, lang)
+                if lines:
+                    text = clip("\n".join(lines))
+                    await self.channel(view).send(text, allowed_mentions=mentions(text))
+            finally:
+                # The step is saved: whatever failed above, the table message must show it, or
+                # its buttons would stay one version behind (and be refused as stale) for good.
+                await self._redraw(view, roster, lang)
 
     async def send_hand(
         self,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -11,13 +11,17 @@ from bot.render.pegaz import hand_embed, money
 from bot.replies import answer, bot_of, lang_of
 from bot.rules import pegaz
 from bot.rules.common import NotSeated
-from bot.services.outcomes import Character
+from bot.services.errors import StaleAction
+from bot.services.outcomes import Character, TableView
 from cogs.common import acting_character, guild_id_of
 from cogs.pegaz import common
 from cogs.pegaz.buttons import Click, on
 from cogs.pegaz.flow import roster_of
 from cogs.pegaz.inputs import PegazInputError
 from cogs.pegaz.views import choices_view
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
 
 
 async def open_table(
@@ -44,25 +48,46 @@ async def open_table(
 async def sit(interaction: discord.Interaction[Any], table_id: int, character: Character) -> None:
     """Seat a character (the ante comes from its purse) and tell the user."""
     bot = bot_of(interaction)
-    view = await common.table(interaction, table_id)
-    if not character.is_npc:
-        roster = await roster_of(bot, (view.state,))
-        for seat in view.state.seats:
-            who = roster.get(seat.player)
-            mine = who is not None and who.user_id == interaction.user.id and not who.npc
-            if mine and who is not None and seat.player != character.id:
-                raise PegazInputError("pegaz_one_seat", name=who.name)
-    funds = await bot.services.purses.balance(character.id, common.CURRENCY)
-    join = pegaz.Join(character.id, character.luck, character.gamble, character.perception, funds)
-    outcome = await bot.services.tables.act(
-        table_id, join, key=interaction.id, expected_version=None, actor_id=interaction.user.id
-    )
+    for attempt in range(3):
+        view = await common.table(interaction, table_id)
+        if not character.is_npc:
+            await _refuse_second_seat(interaction, bot, view, character)
+        funds = await bot.services.purses.balance(character.id, common.CURRENCY)
+        join = pegaz.Join(
+            character.id, character.luck, character.gamble, character.perception, funds
+        )
+        try:
+            # At the version just checked: a join racing this one makes it stale, and the
+            # one-seat check above runs again against the table with that seat taken.
+            outcome = await bot.services.tables.act(
+                table_id,
+                join,
+                key=interaction.id,
+                expected_version=view.version,
+                actor_id=interaction.user.id,
+            )
+            break
+        except StaleAction:
+            if attempt == 2:
+                raise
     await common.publisher(bot).publish(outcome)
     lang = await lang_of(interaction)
     ante = money(view.state.settings.stake, lang)
     await answer(
         interaction, t(lang, "pegaz.done.joined", name=character.name, table=table_id, ante=ante)
     )
+
+
+async def _refuse_second_seat(
+    interaction: discord.Interaction[Any], bot: SzulerniaBot, view: TableView, character: Character
+) -> None:
+    """One seat per player at a table: refuse a second of the user's own characters."""
+    roster = await roster_of(bot, (view.state,))
+    for seat in view.state.seats:
+        who = roster.get(seat.player)
+        mine = who is not None and who.user_id == interaction.user.id and not who.npc
+        if mine and who is not None and seat.player != character.id:
+            raise PegazInputError("pegaz_one_seat", name=who.name)
 
 
 @on("join")
