@@ -106,6 +106,15 @@ class Cancel:
     """Call the game off: every stake still in the pot goes back to whoever paid it."""
 
 
+@dataclass(frozen=True, slots=True)
+class SyncFunds:
+    """The purses changed outside the game (a GM's grant, a payment at another table): set each
+    seat's funds to ``(player, purse)`` as the ledger holds it. Not a player's act: the table
+    service sends it before every step, so forced folds and prices see the real purse."""
+
+    funds: tuple[tuple[int, int], ...]
+
+
 Action = (
     Join
     | Leave
@@ -120,4 +129,5 @@ Action = (
     | RuleOnCheat
     | Offer
     | Cancel
+    | SyncFunds
 )

@@ -13,6 +13,7 @@ from bot.rules.common import (
     AlreadySeated,
     GameOver,
     InsufficientFunds,
+    NotSeated,
     NotYourTurn,
     WrongPhase,
 )
@@ -30,6 +31,7 @@ from bot.rules.pegaz_actions import (
     Offer,
     RuleOnCheat,
     Start,
+    SyncFunds,
     Timeout,
 )
 from bot.rules.pegaz_cards import rank_key
@@ -43,6 +45,7 @@ from bot.rules.pegaz_events import (
     Exchanged,
     Expelled,
     Folded,
+    FundsSynced,
     Joined,
     Left,
     ModifierChosen,
@@ -301,6 +304,19 @@ def _cancel(b: Build, a: Cancel, rng: random.Random) -> None:
     b.emit(Cancelled(tuple((s.player, s.paid) for s in st.seats if s.paid)))
 
 
+def _sync_funds(b: Build, a: SyncFunds, rng: random.Random) -> None:
+    if b.state.phase in _OVER:
+        return  # nothing is paid any more; a finished table keeps its record as it was
+    for player, funds in a.funds:
+        i = index_of(b.state, player)
+        if i < 0:
+            raise NotSeated(player=player)
+        if funds < 0:
+            raise InvalidPlayer(field="funds", value=funds)
+        if b.state.seats[i].funds != funds:
+            b.emit(FundsSynced(player, funds))
+
+
 _HANDLERS: dict[type[Any], Callable[[Build, Any, random.Random], None]] = {
     Join: _join,
     Leave: _leave,
@@ -315,4 +331,5 @@ _HANDLERS: dict[type[Any], Callable[[Build, Any, random.Random], None]] = {
     RuleOnCheat: _rule,
     Offer: _offer,
     Cancel: _cancel,
+    SyncFunds: _sync_funds,
 }

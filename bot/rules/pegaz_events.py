@@ -217,6 +217,15 @@ class Cancelled:
     kind: Literal["cancelled"] = "cancelled"
 
 
+@dataclass(frozen=True, slots=True)
+class FundsSynced:
+    """A seat's funds follow its purse, changed outside the game (no money moves here)."""
+
+    player: int
+    funds: int
+    kind: Literal["funds_synced"] = "funds_synced"
+
+
 Event = Annotated[
     TableOpened
     | Joined
@@ -237,7 +246,8 @@ Event = Annotated[
     | Folded
     | GameEnded
     | Offered
-    | Cancelled,
+    | Cancelled
+    | FundsSynced,
     Field(discriminator="kind"),
 ]
 

@@ -5,6 +5,8 @@ Nothing here changes a state; the UI, the AI and the tests use these to ask what
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.rules.common import NotSeated
 from bot.rules.pegaz_actions import (
     Action,
@@ -18,6 +20,7 @@ from bot.rules.pegaz_actions import (
     Offer,
     RuleOnCheat,
     Start,
+    SyncFunds,
 )
 from bot.rules.pegaz_reducer import index_of
 from bot.rules.pegaz_state import PegazState, Phase, Seat, SeatStatus
@@ -186,3 +189,16 @@ def legal_actions(state: PegazState) -> list[Action]:
     if turn is not None:
         out.extend(_turn_choices(state, state.seats[state.turn or 0]))
     return out
+
+
+def funds_sync(state: PegazState, purses: Mapping[int, int]) -> SyncFunds | None:
+    """The action that brings the seats' funds in line with ``purses`` (player -> the purse as
+    the ledger holds it), or None when they agree (or the game is over)."""
+    if state.phase in (Phase.FINISHED, Phase.CANCELLED, Phase.OFFERING):
+        return None
+    changed = tuple(
+        (seat.player, purses[seat.player])
+        for seat in state.seats
+        if seat.player in purses and purses[seat.player] != seat.funds
+    )
+    return SyncFunds(changed) if changed else None

@@ -22,6 +22,7 @@ from bot.rules.pegaz_events import (
     Exchanged,
     Expelled,
     Folded,
+    FundsSynced,
     GameEnded,
     Joined,
     Left,
@@ -277,6 +278,11 @@ def _cancelled(st: PegazState, ev: Cancelled) -> PegazState:
     )
 
 
+def _funds_synced(st: PegazState, ev: FundsSynced) -> PegazState:
+    i = index_of(st, ev.player)
+    return state_with(st, seats=_put(st.seats, i, seat_with(st.seats[i], funds=ev.funds)))
+
+
 _REDUCERS: dict[type[Any], Callable[[PegazState, Any], PegazState]] = {
     TableOpened: _opened,
     Joined: _joined,
@@ -298,6 +304,7 @@ _REDUCERS: dict[type[Any], Callable[[PegazState, Any], PegazState]] = {
     GameEnded: _ended,
     Offered: _offered,
     Cancelled: _cancelled,
+    FundsSynced: _funds_synced,
 }
 
 

@@ -672,3 +672,32 @@ def test_visibility_of_hands_and_events() -> None:
     assert pz.visible_hand(g.state, 1, 1) == (5, 3, 1)
     assert pz.visible_hand(g.state, 2, 1) is None
     assert [pz.audience(e) for e in evs] == ["public", "player", "player", "public"]
+
+
+# --- purses that change outside the game ----------------------------------------------------------
+
+
+def test_synced_funds_save_a_player_from_a_forced_fold() -> None:
+    g = Game(pz.PegazSettings(), [P(1), P(2, funds=23), P(3)])
+    g.start((1, 2, 3), (1, 2, 3), (1, 2, 3))
+    assert pz.funds_sync(g.state, {1: 988, 2: 11, 3: 988}) is None  # nothing changed
+    sync = pz.funds_sync(g.state, {1: 988, 2: 11 + 240})  # a GM gave player 2 a crown
+    assert sync == pz.SyncFunds(((2, 251),))
+    evs = g.do(sync)
+    assert evs == [pz.FundsSynced(2, 251)] and transfers(evs) == []
+    evs = g.do(pz.Exchange(1, (), 13))
+    assert evs[1:] == [pz.TurnStarted(2, 1, "exchange")]
+    assert pz.load_events(pz.dump_events(g.events)) == g.events
+
+
+def test_synced_funds_can_also_shrink_and_are_checked() -> None:
+    g = Game(pz.PegazSettings(), [P(1), P(2)])
+    g.start((1, 2, 3), (1, 2, 3))
+    g.do(pz.SyncFunds(((1, 5),)))  # player 1 paid the coins away at another table
+    g.fails(pz.Exchange(1, ()), InsufficientFunds)
+    g.fails(pz.SyncFunds(((9, 5),)), NotSeated)
+    g.fails(pz.SyncFunds(((1, -1),)), pz.InvalidPlayer)
+    g.do(pz.Fold(1))
+    assert g.state.phase is pz.Phase.OFFERING
+    assert pz.funds_sync(g.state, {2: 0}) is None
+    assert g.do(pz.SyncFunds(((2, 0),))) == []
