@@ -24,6 +24,9 @@ class Timer:
 
     seconds: int
     actions: tuple[Any, ...]
+    turn: object = None
+    """What tells one turn from the next when the same players are awaited (None: nothing): a
+    new turn restarts the clock (Pazaak: a player takes turns in a row once the other stands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,10 @@ class GameSpec:
     settings_json: Callable[[Any], str]
     state_type: type[Any]
     """The state's class, for the JSON snapshots (see ``bot.services.snapshots``)."""
+    sync: Callable[[Any, Mapping[int, int]], Any | None] | None = None
+    """For a game whose rules track the seats' purses: given the purses as the ledger holds them
+    (character id -> balance), the rules' action that brings the state in line, or None. The
+    service applies it first in every step, so a grant or a payment made elsewhere counts."""
 
     @property
     def game(self) -> str:
@@ -56,7 +63,9 @@ def _pazaak_timer(state: pazaak.PazaakState) -> Timer | None:
     player = state.current_player
     if player is None:
         return None
-    return Timer(state.settings.turn_timeout, (pazaak.Timeout(player),))
+    drawn = sum(1 for card in state.players[state.turn].table if card.side is None)
+    turn = (state.set_number, state.turn, drawn)  # every turn draws one card
+    return Timer(state.settings.turn_timeout, (pazaak.Timeout(player),), turn)
 
 
 def _pazaak_status(state: pazaak.PazaakState) -> Status:
@@ -110,6 +119,7 @@ PEGAZ = GameSpec(
     pot=lambda state: int(state.pot),
     settings_json=lambda state: str(state.settings.model_dump_json()),
     state_type=pegaz.PegazState,
+    sync=pegaz.funds_sync,
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -140,14 +140,15 @@ async def write_step(
 
 
 def _deadline(spec: GameSpec, before: Live, state: Any, at: int, timed_out: bool) -> int | None:
-    """When the turn timer fires next. It keeps running while the same players are awaited (one
-    of two players choosing in secret does not give the other more time)."""
+    """When the turn timer fires next. It keeps running while the same players are awaited in the
+    same turn (one of two players choosing in secret does not give the other more time); a new
+    ``Timer.turn`` restarts it."""
     timer = spec.timer(state)
     if timer is None:
         return None
     if not timed_out and before.deadline is not None and before.state is not None:
         previous = spec.timer(before.state)
-        if previous is not None and previous.actions == timer.actions:
+        if previous == timer:  # the same actions, turn and seconds
             return before.deadline
     return at + timer.seconds * 1000
 
@@ -237,14 +238,34 @@ async def step_transfers(tx: Tx, table_id: int, version: int) -> tuple[Transfer,
 Mode = Literal["act", "cancel", "timeout"]
 
 
+async def seat_purses(tx: Tx, spec: GameSpec, live: Live) -> dict[int, int]:
+    """The seated characters' purses in the table's currency, as the ledger holds them now."""
+    accounts = await ledger.purse_accounts(
+        tx, live.guild_id, spec.currency, spec.seated(live.state)
+    )
+    held = await ledger.balances(tx, accounts.values())
+    return {character: held[account] for character, account in accounts.items()}
+
+
 def rules_step(
-    spec: GameSpec, state: Any, mode: Mode, action: Any, rng: random.Random
+    spec: GameSpec,
+    state: Any,
+    mode: Mode,
+    action: Any,
+    rng: random.Random,
+    purses: Mapping[int, int] | None = None,
 ) -> tuple[Any, list[Any]]:
     """Apply the rules: one action, or the cancel action, or every timeout action.
 
-    A player's action that breaks the rules raises. A timeout action or a cancel the rules
-    refuse is skipped (the timer's player acted meanwhile; the ledger refunds a cancel).
+    With ``purses`` (see :func:`seat_purses`), the game's ``sync`` action comes first, so the
+    rules decide with the purses as they are. A player's action that breaks the rules raises. A
+    timeout action or a cancel the rules refuse is skipped (the timer's player acted meanwhile;
+    the ledger refunds a cancel).
     """
+    synced: list[Any] = []
+    sync = None if spec.sync is None or purses is None else spec.sync(state, purses)
+    if sync is not None:
+        state, synced = spec.rules.apply(state, sync, rng)
     if mode == "act":
         actions = [action]
     elif mode == "cancel":
@@ -261,7 +282,7 @@ def rules_step(
                 raise
             continue
         events += new
-    return state, events
+    return state, synced + events
 
 
 async def carry_pot(

@@ -42,6 +42,7 @@ from bot.services.table_steps import (
     carry_pot,
     decode,
     rules_step,
+    seat_purses,
     step_transfers,
     write_step,
 )
@@ -285,8 +286,9 @@ class TableService:
                     if before.status in CLOSED:
                         raise TableClosed(table=table_id, status=before.status)
                     spec = self._spec(before.game)
+                    purses = await seat_purses(tx, spec, before) if spec.sync else None
                     state, events = rules_step(
-                        spec, before.state, mode, action, self._rng_factory()
+                        spec, before.state, mode, action, self._rng_factory(), purses
                     )
                     after, moved = await write_step(
                         tx,
