@@ -31,6 +31,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.purse",
     "cogs.gm",
     "cogs.pegaz",
+    "cogs.pazaak",
 )
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0

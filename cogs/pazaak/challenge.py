@@ -1,0 +1,181 @@
+"""Challenges: Accept and Decline under a challenge message.
+
+A challenge is not a table yet, so it holds no money. Everything it needs is in the buttons'
+custom_id (``pz:ch:<challenger>:<opponent>:<wager>:<turn seconds>:<expiry>:yes|no``); the table is
+created only on Accept, which escrows both wagers in one transaction (or changes nothing). That
+the challenge was answered is kept in the guild service's meta store, so a stale Accept after a
+Decline (or a restart) does nothing, and the Accept's idempotency key is the message id, so a
+double click opens one table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Self
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.render import pazaak_text
+from bot.replies import answer, bot_of
+from bot.rules import pazaak
+from bot.rules.pazaak import SideCard
+from bot.services.errors import AlreadyInMatch, InsufficientFunds, InvalidSideCards
+from bot.services.outcomes import Character
+from cogs.common import guild_id_of
+from cogs.pazaak.flow import Flow, PazaakRefused, controls, flow_of
+
+CHALLENGE_SECONDS = 15 * 60
+"""How long a challenge may be accepted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    challenger: int
+    opponent: int
+    wager: int
+    turn: int
+    expires: int
+    """Unix seconds."""
+
+    def custom_id(self, answer: str) -> str:
+        return (
+            f"pz:ch:{self.challenger}:{self.opponent}:{self.wager}:{self.turn}:{self.expires}:"
+            f"{answer}"
+        )
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pz:ch:(?P<a>\d+):(?P<b>\d+):(?P<wager>\d+):(?P<turn>\d+):(?P<exp>\d+):(?P<ans>yes|no)",
+):
+    def __init__(self, terms: Terms, answer: str, label: str = "…") -> None:
+        self.terms, self.answer = terms, answer
+        style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label, style=style, custom_id=terms.custom_id(answer)
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        terms = Terms(
+            int(match["a"]), int(match["b"]), int(match["wager"]), int(match["turn"]),
+            int(match["exp"]),
+        )  # fmt: skip
+        return cls(terms, match["ans"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        flow = flow_of(interaction)
+        run = accept if self.answer == "yes" else decline
+        await flow.guard(interaction, lambda lang: run(interaction, flow, self.terms, lang))
+
+
+def challenge_view(terms: Terms, lang: Lang) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChallengeButton(terms, "yes", t(lang, "pazaak.button.accept")))
+    view.add_item(ChallengeButton(terms, "no", t(lang, "pazaak.button.decline")))
+    return view
+
+
+def _key(message_id: int) -> str:
+    return f"pazaak:challenge:{message_id}"
+
+
+async def selection(flow: Flow, who: Character) -> tuple[SideCard, ...]:
+    """The character's saved side deck, or a refusal that names the character and the reason."""
+    try:
+        return await flow.bot.services.characters.match_selection(who.id)
+    except InvalidSideCards as exc:
+        raise deck_refusal(exc, who.name) from exc
+
+
+def deck_refusal(exc: InvalidSideCards, name: str) -> PazaakRefused:
+    params = dict(exc.params)
+    reason = str(params.pop("reason", "unknown_card"))
+    return PazaakRefused(f"pazaak_deck_{reason}", name=name, **params)
+
+
+async def accept(
+    interaction: discord.Interaction[Any], flow: Flow, terms: Terms, lang: Lang
+) -> None:
+    services = bot_of(interaction).services
+    message = interaction.message
+    assert message is not None
+    challenger = await services.characters.get(terms.challenger)
+    opponent = await services.characters.get(terms.opponent)
+    if not await controls(interaction, opponent):
+        raise PazaakRefused("pazaak_not_challenged", name=opponent.name)
+    await interaction.response.defer()
+    pair = (challenger.name, opponent.name)
+    async with flow.lock(message.id, "challenge"):
+        if await services.guilds.meta(_key(message.id)) is not None:
+            raise PazaakRefused("pazaak_challenge_answered")
+        if flow.bot.clock() // 1000 > terms.expires:
+            await services.guilds.set_meta(_key(message.id), "expired")
+            text = pazaak_text.challenge_closed(lang, "expired", *pair)
+            await interaction.edit_original_response(content=text, view=None)
+            return
+        chosen = (await selection(flow, challenger), await selection(flow, opponent))
+        settings = pazaak.PazaakSettings(wager=terms.wager, turn_timeout=terms.turn)
+        try:
+            outcome = await services.tables.create(
+                pazaak.GAME,
+                lambda rng: pazaak.new_match(
+                    settings, challenger.id, chosen[0], opponent.id, chosen[1], rng
+                ),
+                guild_id=guild_id_of(interaction),
+                channel_id=message.channel.id,
+                actor_id=interaction.user.id,
+                key=_key(message.id),
+            )
+        except InsufficientFunds as exc:
+            poor = challenger if exc.params.get("character") == challenger.id else opponent
+            raise PazaakRefused(
+                "pazaak_cannot_pay", name=poor.name, amount=terms.wager, currency="cr"
+            ) from exc
+        except AlreadyInMatch as exc:
+            busy = challenger if exc.params.get("character") == challenger.id else opponent
+            raise PazaakRefused("pazaak_busy", name=busy.name) from exc
+        await services.guilds.set_meta(_key(message.id), f"accepted:{outcome.table_id}")
+    if outcome.repeated:
+        await answer(interaction, t(lang, "pazaak.challenge.already_accepted"), ephemeral=True)
+        return
+    flow.bot.timers.poke()
+    text = pazaak_text.challenge_closed(lang, "accepted", *pair, wager=terms.wager)
+    await interaction.edit_original_response(
+        content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+    )
+    await flow.start(outcome)
+
+
+async def decline(
+    interaction: discord.Interaction[Any], flow: Flow, terms: Terms, lang: Lang
+) -> None:
+    """The challenged player declines, or the challenger withdraws; no money moves."""
+    services = bot_of(interaction).services
+    message = interaction.message
+    assert message is not None
+    challenger = await services.characters.get(terms.challenger)
+    opponent = await services.characters.get(terms.opponent)
+    pair = (challenger.name, opponent.name)
+    if await controls(interaction, opponent):
+        how = "declined"
+    elif await controls(interaction, challenger):
+        how = "withdrawn"
+    else:
+        raise PazaakRefused("pazaak_not_in_challenge", challenger=pair[0], opponent=pair[1])
+    await interaction.response.defer()
+    async with flow.lock(message.id, "challenge"):
+        if await services.guilds.meta(_key(message.id)) is not None:
+            raise PazaakRefused("pazaak_challenge_answered")
+        if flow.bot.clock() // 1000 > terms.expires:
+            how = "expired"
+        await services.guilds.set_meta(_key(message.id), how)
+    text = pazaak_text.challenge_closed(lang, how, *pair)
+    await interaction.edit_original_response(
+        content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+    )

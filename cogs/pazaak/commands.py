@@ -1,0 +1,185 @@
+"""``/pazaak``: challenge, collection, deck, grant, rules; and the table events of the timers."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.render import pazaak_text
+from bot.replies import answer, lang_of
+from bot.rules import pazaak
+from bot.rules.money import CREDITS, parse_amount
+from bot.services.outcomes import TableOutcome
+from bot.timers import WARN_BEFORE_MS
+from cogs.common import acting_character, all_names, guild_id_of, my_names, require_gm
+from cogs.pazaak import buttons
+from cogs.pazaak.challenge import CHALLENGE_SECONDS, Terms, challenge_view, selection
+from cogs.pazaak.deck import DeckModal
+from cogs.pazaak.flow import COG_NAME, Flow, PazaakRefused, controls, mention
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+MAX_GRANT = 50
+DEFAULT_TURN = 300
+
+
+class Pazaak(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name="pazaak",
+    group_description="Pazaak (Star Wars): challenges, side decks and the rules.",
+):
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+        self.flow = Flow(bot, buttons.hand_view, buttons.board_view)
+
+    @app_commands.command(
+        name="challenge", description="Challenge another character to a match of pazaak."
+    )
+    @app_commands.describe(
+        opponent="The character you challenge.",
+        wager="Credits each player puts into the pot, e.g. 250 or 250 cr.",
+        character="Your character who plays (default: your active one).",
+        turn_timeout="Seconds a player has for each turn before standing (default 300).",
+    )
+    @app_commands.autocomplete(opponent=all_names, character=my_names)
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: str,
+        wager: str,
+        character: str | None = None,
+        turn_timeout: app_commands.Range[int, 1, 3600] = DEFAULT_TURN,
+    ) -> None:
+        async with self.flow.working():
+            lang = await lang_of(interaction)
+            services = self.bot.services
+            me = await acting_character(interaction, character)
+            them = await services.characters.by_name(guild_id_of(interaction), opponent)
+            if them.id == me.id:
+                raise PazaakRefused("pazaak_self_challenge")
+            amount = parse_amount(wager, CREDITS)
+            if await services.tables.seated_at(me.id):
+                raise PazaakRefused("pazaak_busy", name=me.name)
+            if amount and await services.purses.balance(me.id, CREDITS.code) < amount:
+                raise PazaakRefused(
+                    "pazaak_cannot_pay", name=me.name, amount=amount, currency=CREDITS.code
+                )
+            await selection(self.flow, me)
+            terms = Terms(
+                me.id, them.id, amount, turn_timeout, self.bot.clock() // 1000 + CHALLENGE_SECONDS
+            )
+            text = pazaak_text.challenge(
+                lang,
+                mention=mention(them.owner_id),
+                challenger=me.name,
+                opponent=them.name,
+                wager=amount,
+                turn=turn_timeout,
+                expires=terms.expires,
+            )
+            await answer(
+                interaction,
+                text,
+                view=challenge_view(terms, lang),
+                ephemeral=False,
+                mention=discord.Object(them.owner_id),
+            )
+
+    @app_commands.command(name="collection", description="Show a character's side cards.")
+    @app_commands.describe(character="Whose side cards (default: your active character).")
+    @app_commands.autocomplete(character=all_names)
+    async def collection(
+        self, interaction: discord.Interaction[Any], character: str | None = None
+    ) -> None:
+        async with self.flow.working():
+            lang = await lang_of(interaction)
+            if character:
+                who = await self.bot.services.characters.by_name(
+                    guild_id_of(interaction), character
+                )
+            else:
+                who = await acting_character(interaction, None)
+            deck = who.selection if await controls(interaction, who) else None
+            embed = pazaak_text.collection(
+                lang, name=who.name, side_cards=who.side_cards, selection=deck
+            )
+            await answer(interaction, embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="deck", description="Choose the 10 side cards your character brings to a match."
+    )
+    @app_commands.describe(character="Whose side deck (default: your active character).")
+    @app_commands.autocomplete(character=my_names)
+    async def deck(
+        self, interaction: discord.Interaction[Any], character: str | None = None
+    ) -> None:
+        async with self.flow.working():
+            lang = await lang_of(interaction)
+            who = await acting_character(interaction, character)
+            if not who.side_cards:
+                raise PazaakRefused("pazaak_no_side_cards", name=who.name)
+            await interaction.response.send_modal(DeckModal(self.flow, who, lang))
+
+    @app_commands.command(name="grant", description="(GM) Give side cards to a character as loot.")
+    @app_commands.describe(
+        character="The character who gets the cards.",
+        cards="Card codes, e.g. +3 -2 ±4 D T F24 F36 ±1/2 (+-4 works too).",
+    )
+    @app_commands.autocomplete(character=all_names)
+    async def grant(
+        self, interaction: discord.Interaction[Any], character: str, cards: str
+    ) -> None:
+        async with self.flow.working():
+            await require_gm(interaction)
+            lang = await lang_of(interaction)
+            services = self.bot.services
+            who = await services.characters.by_name(guild_id_of(interaction), character)
+            words = [word for word in re.split(r"[\s,;]+", cards) if word]
+            if not words:
+                raise PazaakRefused("pazaak_grant_empty")
+            if len(words) > MAX_GRANT:
+                raise PazaakRefused("pazaak_grant_too_many", max=MAX_GRANT)
+            found = []
+            for word in words:
+                try:
+                    found.append(pazaak.parse_side_card(word))
+                except pazaak.UnknownSideCard as exc:
+                    codes = " ".join(card.code for card in pazaak.ALL_SIDE_CARDS)
+                    raise PazaakRefused("pazaak_grant_unknown", card=word, codes=codes) from exc
+            given = await services.characters.give_side_cards(who.id, [c.code for c in found])
+            text = t(
+                lang,
+                "pazaak.grant.done",
+                name=given.name,
+                cards=pazaak_text.counted([c.code for c in found], lang),
+            )
+            await answer(interaction, text, ephemeral=False)
+
+    @app_commands.command(name="rules", description="Show the rules of pazaak.")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_of(interaction)
+        await answer(interaction, embed=pazaak_text.rules(lang), ephemeral=True)
+
+    # --- the turn timers ------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_table_outcome(self, outcome: TableOutcome) -> None:
+        """A turn timed out: show it like any move."""
+        if outcome.game != pazaak.GAME:
+            return
+        async with self.flow.working(), self.flow.lock(outcome.table_id):
+            await self.flow.publish(outcome)
+
+    @commands.Cog.listener()
+    async def on_turn_warning(self, table_id: int, version: int) -> None:
+        async with self.flow.working():
+            table = await self.bot.services.tables.get(table_id)
+            if table.game == pazaak.GAME:
+                await self.flow.warn(table_id, version, WARN_BEFORE_MS)
