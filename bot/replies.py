@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class PermissionRefused(DomainError):
-    """The user may not do this (``code``: ``not_gm``, ``not_opener``, ``guild_only``...)."""
+class Refused(DomainError):
+    """A refusal named where it is raised by its catalogue code (``error.<code>``): the user may
+    not do this (``not_gm``, ``not_opener``, ``guild_only``...) or typed something unusable."""
 
     def __init__(self, code: str, **params: object) -> None:
         self.code = code
@@ -77,7 +78,7 @@ async def report(
     the language of the table a button in a DM belongs to)."""
     original = getattr(error, "original", None) or error
     if isinstance(original, discord.app_commands.NoPrivateMessage):
-        original = PermissionRefused("guild_only")
+        original = Refused("guild_only")
     lang = lang or await _safe_lang(interaction)
     text = error_text(lang, original) if isinstance(original, Exception) else None
     if text is None:

@@ -11,13 +11,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.replies import PermissionRefused, bot_of
+from bot.replies import Refused, bot_of
 from bot.services.outcomes import Character
 
 
 def guild_id_of(interaction: discord.Interaction[Any]) -> int:
     if interaction.guild_id is None:
-        raise PermissionRefused("guild_only")
+        raise Refused("guild_only")
     return interaction.guild_id
 
 
@@ -37,7 +37,7 @@ async def is_gm(interaction: discord.Interaction[Any]) -> bool:
 async def require_gm(interaction: discord.Interaction[Any]) -> None:
     guild_id_of(interaction)
     if not await is_gm(interaction):
-        raise PermissionRefused("not_gm")
+        raise Refused("not_gm")
 
 
 async def acting_character(interaction: discord.Interaction[Any], name: str | None) -> Character:
@@ -57,7 +57,7 @@ async def acting_character(interaction: discord.Interaction[Any], name: str | No
     owned = [c for c in await characters.search(guild_id, owner_id=user_id) if not c.is_npc]
     if len(owned) == 1:
         return owned[0]
-    raise PermissionRefused("pick_character" if owned else "no_character")
+    raise Refused("pick_character" if owned else "no_character")
 
 
 async def character_names(

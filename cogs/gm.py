@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render import tables as render
-from bot.replies import PermissionRefused, answer, lang_of
+from bot.replies import Refused, answer, lang_of
 from bot.services.errors import UnknownCharacter, UnknownTable
 from cogs.common import guild_id_of, require_gm
 
@@ -36,7 +36,7 @@ class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs
     ) -> None:
         guild_id = guild_id_of(interaction)
         if not interaction.permissions.manage_guild:
-            raise PermissionRefused("not_manager")
+            raise Refused("not_manager")
         await self.bot.services.guilds.set_gm_role(guild_id, None if role is None else role.id)
         lang = await lang_of(interaction)
         if role is None:

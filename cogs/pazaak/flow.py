@@ -19,9 +19,9 @@ from bot.i18n import Lang
 from bot.render import pazaak as render
 from bot.render import pazaak_text
 from bot.render.errors import error_text
-from bot.replies import answer, bot_of, lang_of, report, send_dm
+from bot.replies import Refused, answer, bot_of, lang_of, report, send_dm
 from bot.rules import pazaak
-from bot.rules.common import DomainError, NotSeated
+from bot.rules.common import NotSeated
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import Character, TableOutcome, TableView
 from cogs.common import is_gm
@@ -35,12 +35,8 @@ GAME = pazaak.GAME
 COG_NAME = "pazaak"
 
 
-class PazaakRefused(DomainError):
+class PazaakRefused(Refused):
     """A refusal of this cog with a catalogue key ``error.<code>`` (shaped like domain errors)."""
-
-    def __init__(self, code: str, **params: object) -> None:
-        self.code = code
-        super().__init__(**params)
 
 
 async def controls(interaction: discord.Interaction[Any], character: Character) -> bool:

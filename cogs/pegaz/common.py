@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.render.pegaz import Roster
-from bot.replies import PermissionRefused, bot_of
+from bot.replies import Refused, bot_of
 from bot.rules import pegaz
 from bot.rules.common import NotSeated, NotYourTurn
 from bot.services.errors import StaleAction, UnknownTable
@@ -49,7 +49,7 @@ async def require_opener(interaction: discord.Interaction[Any], view: TableView)
     """The table's opener or a GM (start, cancel, rulings)."""
     opener = await bot_of(interaction).services.tables.opener(view.table_id)
     if interaction.user.id != opener and not await is_gm(interaction):
-        raise PermissionRefused("not_opener")
+        raise Refused("not_opener")
 
 
 async def may_play(interaction: discord.Interaction[Any], roster: Roster, player: int) -> bool:

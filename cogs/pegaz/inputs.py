@@ -6,8 +6,9 @@ import re
 import unicodedata
 from typing import Literal
 
+from bot.replies import Refused
 from bot.rules import pegaz
-from bot.rules.common import DomainError, InvalidSettings
+from bot.rules.common import InvalidSettings
 from bot.rules.money import WARHAMMER, parse_amount
 
 NO_LIMIT = frozenset({"none", "no", "unlimited", "-", "∞", "brak", "bez", "bez limitu", "nie"})
@@ -20,12 +21,8 @@ _UNITS = {
 MAX_TIMEOUT = 24 * 3600
 
 
-class PegazInputError(DomainError):
+class PegazInputError(Refused):
     """Input a player typed that cannot be used; ``code`` names its ``error.<code>`` message."""
-
-    def __init__(self, code: str, **params: object) -> None:
-        self.code = code
-        super().__init__(**params)
 
 
 def limit(text: str | None) -> int | None:
