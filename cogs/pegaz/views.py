@@ -57,7 +57,9 @@ def table_view(
     elif phase is pegaz.Phase.OFFERING:
         add("offer", "pegaz.btn.offer_yes", SUCCESS, 0, "y")
         add("offer", "pegaz.btn.offer_no", SECONDARY, 0, "n")
-    elif phase is pegaz.Phase.FINISHED and state.rolled_over:
+    elif (phase is pegaz.Phase.FINISHED and state.rolled_over) or (
+        phase is pegaz.Phase.CANCELLED and state.pot > 0
+    ):  # a rolled-over pot, or a carried one its cancelled game left: for the next game
         add("again", "pegaz.btn.again", SECONDARY, 0)
     if not pegaz.is_over(state):  # "Show my hand" is there for as long as the table lives
         hand = Target(table_id, 0, "hand")

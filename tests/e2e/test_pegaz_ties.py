@@ -217,3 +217,34 @@ async def test_six_players_wild_pegasus_from_a_deck(fake: FakeDiscord, harness: 
         GC - S - 96 - 72,
     ]
     await tv.books_balance(table_id=1, pot=0)
+
+
+async def test_a_carried_pot_outlives_a_cancelled_game(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    tv = Tavern(fake, harness)
+    ann, ben = await tv.player("Ann"), await tv.player("Ben")
+    table = await tv.open(tie="rollover")
+    await tv.press(ann.user, table, "Join")
+    await tv.press(ben.user, table, "Join")
+    await tv.press(tv.gm, table, "Start")
+    for player in (ann, ben):  # the same seeded cards as above: both hands tie
+        dialog = await fake.click(player.user, table, "Pay & exchange…")
+        preview = await (await fake.submit_modal(player.user, dialog, {"cards": "1 2 3"})).reply()
+        await tv.press(player.user, preview, "Pay 4 s")
+    ask = await tv.press(ann.user, table, "Check…")
+    await tv.pick(ann.user, ask, [str(ben.id)], "Whom do you check?")
+    await tv.books_balance(table_id=1, pot=13 * S)
+
+    # The next game is called off before it starts: the antes go back, the carried pot stays
+    # and is offered to the game after it.
+    await tv.press(tv.gm, table, "Next game (carry the pot)")
+    second = tv.table_message(2)
+    await tv.press(ann.user, second, "Join")
+    await tv.press(tv.gm, second, "Cancel game")
+    await tv.books_balance(table_id=2, pot=13 * S)
+    opened = await tv.press(tv.gm, second, "Next game (carry the pot)")
+    assert opened.content == "Table 3 is open in this channel."
+    await tv.books_balance(table_id=2, pot=0)
+    await tv.books_balance(table_id=3, pot=13 * S)
+    assert await tv.purse(ann) == GC - 8 * S
