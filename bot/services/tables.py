@@ -190,6 +190,13 @@ class TableService:
             if cached is not None:
                 self._cache[table_id] = replace(cached, message_id=message_id)
 
+    async def by_key(self, key: int | str) -> int | None:
+        """The table that the action carrying ``key`` wrote to (e.g. the table a :meth:`create`
+        with that key opened), or None if no action carried it."""
+        async with self._db.read() as tx:
+            found = await tables.action_key(tx, str(key))
+        return None if found is None else found[0]
+
     async def opener(self, table_id: int) -> int:
         """The user who opened the table (``actor_id`` of :meth:`create`)."""
         async with self._db.read() as tx:

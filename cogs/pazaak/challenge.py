@@ -10,6 +10,7 @@ double click opens one table.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any, Self
@@ -22,9 +23,12 @@ from bot.replies import answer, bot_of
 from bot.rules import pazaak
 from bot.rules.pazaak import SideCard
 from bot.services.errors import AlreadyInMatch, InsufficientFunds, InvalidSideCards
-from bot.services.outcomes import Character
+from bot.services.outcomes import Character, TableOutcome
 from cogs.common import guild_id_of
-from cogs.pazaak.flow import Flow, PazaakRefused, controls, flow_of
+from cogs.pazaak.common import PazaakRefused, controls
+from cogs.pazaak.flow import Flow, flow_of
+
+log = logging.getLogger(__name__)
 
 CHALLENGE_SECONDS = 15 * 60
 """How long a challenge may be accepted."""
@@ -99,6 +103,44 @@ def deck_refusal(exc: InvalidSideCards, name: str) -> PazaakRefused:
     return PazaakRefused(f"pazaak_deck_{reason}", name=name, **params)
 
 
+async def accepted_table(flow: Flow, message_id: int) -> int | None:
+    """The table this challenge opened, if it did: from the answer stored with the challenge or,
+    if the bot stopped between opening the table and storing that, from the table's key."""
+    stored = await flow.bot.services.guilds.meta(_key(message_id))
+    if stored is not None and stored.startswith("accepted:"):
+        return int(stored.removeprefix("accepted:"))
+    return await flow.bot.services.tables.by_key(_key(message_id))
+
+
+async def finish(
+    interaction: discord.Interaction[Any],
+    flow: Flow,
+    table_id: int,
+    text: str,
+    lang: Lang,
+    outcome: TableOutcome | None = None,
+) -> str:
+    """Finish an accepted challenge: post the board and deal the hands (unless the table has a
+    board already), then say so under the challenge. Returns ``"started"``, ``"done"`` (the
+    board was there already) or ``"failed"`` (the board could not be posted; Accept retries)."""
+    message = interaction.message
+    assert message is not None
+    await flow.bot.services.guilds.set_meta(_key(message.id), f"accepted:{table_id}")
+    table = await flow.table(table_id)
+    started = table.message_id is None
+    if started:
+        try:
+            await flow.start(outcome or await flow.current(table_id))
+        except discord.HTTPException as exc:  # the wagers are escrowed: Accept again retries
+            log.warning("could not post the board of table %d (%s)", table_id, exc.status)
+            await answer(interaction, t(lang, "pazaak.challenge.board_failed"), ephemeral=True)
+            return "failed"
+    await interaction.edit_original_response(
+        content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+    )
+    return "started" if started else "done"
+
+
 async def accept(
     interaction: discord.Interaction[Any], flow: Flow, terms: Terms, lang: Lang
 ) -> None:
@@ -111,13 +153,19 @@ async def accept(
         raise PazaakRefused("pazaak_not_challenged", name=opponent.name)
     await interaction.response.defer()
     pair = (challenger.name, opponent.name)
+    text = pazaak_text.challenge_closed(lang, "accepted", *pair, wager=terms.wager)
     async with flow.lock(message.id, "challenge"):
+        found = await accepted_table(flow, message.id)
+        if found is not None:  # accepted before: finish what a failure or a restart left undone
+            if await finish(interaction, flow, found, text, lang) == "done":
+                raise PazaakRefused("pazaak_challenge_answered")
+            return
         if await services.guilds.meta(_key(message.id)) is not None:
             raise PazaakRefused("pazaak_challenge_answered")
         if flow.bot.clock() // 1000 > terms.expires:
             await services.guilds.set_meta(_key(message.id), "expired")
-            text = pazaak_text.challenge_closed(lang, "expired", *pair)
-            await interaction.edit_original_response(content=text, view=None)
+            closed = pazaak_text.challenge_closed(lang, "expired", *pair)
+            await interaction.edit_original_response(content=closed, view=None)
             return
         chosen = (await selection(flow, challenger), await selection(flow, opponent))
         settings = pazaak.PazaakSettings(wager=terms.wager, turn_timeout=terms.turn)
@@ -140,22 +188,15 @@ async def accept(
         except AlreadyInMatch as exc:
             busy = challenger if exc.params.get("character") == challenger.id else opponent
             raise PazaakRefused("pazaak_busy", name=busy.name) from exc
-        await services.guilds.set_meta(_key(message.id), f"accepted:{outcome.table_id}")
-    if outcome.repeated:
-        await answer(interaction, t(lang, "pazaak.challenge.already_accepted"), ephemeral=True)
-        return
-    flow.bot.timers.poke()
-    text = pazaak_text.challenge_closed(lang, "accepted", *pair, wager=terms.wager)
-    await interaction.edit_original_response(
-        content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
-    )
-    await flow.start(outcome)
+        flow.bot.timers.poke()
+        await finish(interaction, flow, outcome.table_id, text, lang, outcome)
 
 
 async def decline(
     interaction: discord.Interaction[Any], flow: Flow, terms: Terms, lang: Lang
 ) -> None:
-    """The challenged player declines, or the challenger withdraws; no money moves."""
+    """The challenged player declines, or the challenger withdraws; no money moves. A challenge
+    that already opened a table is accepted: its board is posted if it is missing."""
     services = bot_of(interaction).services
     message = interaction.message
     assert message is not None
@@ -170,6 +211,12 @@ async def decline(
         raise PazaakRefused("pazaak_not_in_challenge", challenger=pair[0], opponent=pair[1])
     await interaction.response.defer()
     async with flow.lock(message.id, "challenge"):
+        found = await accepted_table(flow, message.id)
+        if found is not None:
+            text = pazaak_text.challenge_closed(lang, "accepted", *pair, wager=terms.wager)
+            if await finish(interaction, flow, found, text, lang) != "failed":
+                raise PazaakRefused("pazaak_challenge_answered")
+            return
         if await services.guilds.meta(_key(message.id)) is not None:
             raise PazaakRefused("pazaak_challenge_answered")
         if flow.bot.clock() // 1000 > terms.expires:

@@ -19,8 +19,9 @@ from bot.timers import WARN_BEFORE_MS
 from cogs.common import acting_character, all_names, guild_id_of, my_names, require_gm
 from cogs.pazaak import buttons
 from cogs.pazaak.challenge import CHALLENGE_SECONDS, Terms, challenge_view, selection
+from cogs.pazaak.common import PazaakRefused, controls, mention
 from cogs.pazaak.deck import DeckModal
-from cogs.pazaak.flow import COG_NAME, Flow, PazaakRefused, controls, mention
+from cogs.pazaak.flow import COG_NAME, Flow
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

@@ -19,12 +19,12 @@ from bot.i18n import Lang
 from bot.render import pazaak as render
 from bot.render import pazaak_text
 from bot.render.errors import error_text
-from bot.replies import Refused, answer, bot_of, lang_of, report, send_dm
+from bot.replies import answer, bot_of, lang_of, report, send_dm
 from bot.rules import pazaak
 from bot.rules.common import NotSeated
-from bot.services.errors import UnknownTable
+from bot.services.errors import StaleAction, UnknownTable
 from bot.services.outcomes import Character, TableOutcome, TableView
-from cogs.common import is_gm
+from cogs.pazaak.common import controls, dm_key, mention, names_of, pinging, touched_players
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -33,33 +33,6 @@ log = logging.getLogger(__name__)
 
 GAME = pazaak.GAME
 COG_NAME = "pazaak"
-
-
-class PazaakRefused(Refused):
-    """A refusal of this cog with a catalogue key ``error.<code>`` (shaped like domain errors)."""
-
-
-async def controls(interaction: discord.Interaction[Any], character: Character) -> bool:
-    """Whether the user may act for the character: its owner, or a GM for an NPC."""
-    if character.owner_id == interaction.user.id:
-        return True
-    return character.is_npc and await is_gm(interaction)
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def pinging(user_id: int | None) -> discord.AllowedMentions:
-    if user_id is None:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(
-        users=[discord.Object(user_id)], roles=False, everyone=False, replied_user=False
-    )
-
-
-def _dm_key(table_id: int, player: int) -> str:
-    return f"pazaak:dm:{table_id}:{player}"
 
 
 Views = Callable[[int, int, pazaak.PazaakState, int, Lang], discord.ui.View | None]
@@ -77,6 +50,11 @@ class Flow:
         self.busy = 0
         self._locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._shown: dict[int, int] = {}
+        """The newest version shown (or being shown) per table: an older outcome shows nothing."""
+        self._drawn: dict[int, int] = {}
+        """The version the board message was last drawn at, per table (known since the start)."""
+        self._last: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        """The newest step's version and events per table (to redraw the board with its log)."""
 
     # --- guarding -----------------------------------------------------------------------------
 
@@ -123,6 +101,8 @@ class Flow:
             await report(interaction, exc)
             return
         log.debug("refused: %r", exc)
+        if isinstance(exc, StaleAction) and table_id is not None:
+            await self.heal(interaction, table_id)
         try:
             await answer(interaction, text, ephemeral=True)
         except discord.HTTPException:
@@ -185,29 +165,85 @@ class Flow:
 
     # --- showing ------------------------------------------------------------------------------
 
+    async def current(self, table_id: int) -> TableOutcome:
+        """The table as it stands, shaped like the outcome of its newest step (whose events are
+        known if this process showed it, or if it is the first step)."""
+        table = await self.table(table_id)
+        events: tuple[Any, ...] = ()
+        last = self._last.get(table_id)
+        if last is not None and last[0] == table.version:
+            events = last[1]
+        elif table.version == 1:
+            events = tuple(await self.bot.services.tables.history(table_id))
+        return TableOutcome(
+            table.table_id,
+            table.version,
+            table.status,
+            table.game,
+            table.state,
+            events,
+            (),
+            table.deadline,
+        )
+
+    async def heal(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """Before refusing a stale click: redraw the board if it may show an older version than
+        the table's (its last edit failed; or, after a restart, the click came from the board)."""
+        try:
+            async with self.lock(table_id):
+                table = await self.table(table_id)
+                drawn = self._drawn.get(table_id)
+                message = interaction.message
+                on_board = message is not None and message.id == table.message_id
+                if drawn == table.version or (drawn is None and not on_board):
+                    return
+                outcome = await self.current(table_id)
+                players = await self.players(outcome.state)
+                lang = await self.bot.services.guilds.language(table.guild_id)
+                cancelled = outcome.status == "cancelled"
+                self._shown[table_id] = max(self._shown.get(table_id, 0), outcome.version)
+                await self._show_board(
+                    table,
+                    outcome.version,
+                    outcome.state,
+                    outcome.events,
+                    players,
+                    lang,
+                    cancelled=cancelled,
+                )
+        except Exception as exc:  # the refusal still goes out
+            log.warning("could not redraw the board of table %d (%r)", table_id, exc)
+
     async def start(self, outcome: TableOutcome) -> None:
-        """A new match: post the board, deal the hands by DM (or say where to find them)."""
+        """A new match: post the board, deal the hands by DM (or say where to find them).
+
+        Raises ``discord.HTTPException`` if the board cannot be posted (the caller may retry: the
+        table then has no message id); a hand that cannot be sent is only logged."""
         async with self.lock(outcome.table_id):
             table = await self.table(outcome.table_id)
             lang = await self.bot.services.guilds.language(table.guild_id)
             state: pazaak.PazaakState = outcome.state
             players = await self.players(state)
             self._shown[table.table_id] = outcome.version
+            self._last[table.table_id] = (outcome.version, outcome.events)
             await self._show_board(table, outcome.version, state, outcome.events, players, lang)
             channel = self.bot.get_partial_messageable(table.channel_id)
             for player in state.players:
                 owner = players[player.id].owner_id
-                embed = render.hand(state, player.id, _names(players), lang)
+                embed = render.hand(state, player.id, names_of(players), lang)
                 view = self.hand_view(table.table_id, outcome.version, state, player.id, lang)
                 sent = await send_dm(self.bot, owner, embed=embed, view=view)
                 if sent is not None:
                     value = f"{sent.channel.id}:{sent.id}"
                     await self.bot.services.guilds.set_meta(
-                        _dm_key(table.table_id, player.id), value
+                        dm_key(table.table_id, player.id), value
                     )
                     continue
                 text = render.dm_closed(lang, mention=mention(owner), name=players[player.id].name)
-                await channel.send(text, allowed_mentions=pinging(owner))
+                try:
+                    await channel.send(text, allowed_mentions=pinging(owner))
+                except discord.HTTPException as exc:
+                    log.warning("could not point a player at Show my hand (%s)", exc.status)
 
     async def publish(self, outcome: TableOutcome) -> None:
         """Show one step: edit the board, announce set and match results, refresh the hands."""
@@ -215,28 +251,49 @@ class Flow:
         lang = await self.bot.services.guilds.language(table.guild_id)
         state: pazaak.PazaakState = outcome.state
         players = await self.players(state)
-        names = _names(players)
+        names = names_of(players)
         cancelled = outcome.status == "cancelled"  # a GM closed the table: the stakes went back
-        if outcome.version >= self._shown.get(table.table_id, 0):
+        # The step is saved whatever Discord says: a refused edit or send is logged, and the next
+        # step (or a stale click, see heal) draws the board again.
+        newest = outcome.version >= self._shown.get(table.table_id, 0)
+        if newest:
             self._shown[table.table_id] = outcome.version
-            await self._show_board(
-                table, outcome.version, state, outcome.events, players, lang, cancelled=cancelled
-            )
+            self._last[table.table_id] = (outcome.version, outcome.events)
+            try:
+                await self._show_board(
+                    table,
+                    outcome.version,
+                    state,
+                    outcome.events,
+                    players,
+                    lang,
+                    cancelled=cancelled,
+                )
+            except discord.HTTPException as exc:
+                log.warning("could not show the board of table %d (%s)", table.table_id, exc.status)
         channel = self.bot.get_partial_messageable(table.channel_id)
         for event in outcome.events:
-            if isinstance(event, pazaak.SetEnded):
-                await channel.send(render.set_result(event, state, names, lang))
-            elif isinstance(event, pazaak.MatchEnded):
-                await channel.send(render.match_result(event, state, names, lang))
-        touched = [p.id for p in state.players] if cancelled else _touched(state, outcome.events)
+            try:
+                if isinstance(event, pazaak.SetEnded):
+                    await channel.send(render.set_result(event, state, names, lang))
+                elif isinstance(event, pazaak.MatchEnded):
+                    await channel.send(render.match_result(event, state, names, lang))
+            except discord.HTTPException as exc:
+                log.warning(
+                    "could not announce a result at table %d (%s)", table.table_id, exc.status
+                )
+        if not newest:  # a newer step already showed the hands
+            return
+        touched = (
+            [p.id for p in state.players] if cancelled else touched_players(state, outcome.events)
+        )
         for player in touched:
             await self.refresh_hand(
                 table.table_id, outcome.version, state, player, names, lang, cancelled=cancelled
             )
         if state.phase == "over" or cancelled:
-            self._shown.pop(table.table_id, None)
             for seat in state.players:
-                await self.bot.services.guilds.set_meta(_dm_key(table.table_id, seat.id), None)
+                await self.bot.services.guilds.set_meta(dm_key(table.table_id, seat.id), None)
 
     async def _show_board(
         self,
@@ -249,7 +306,7 @@ class Flow:
         *,
         cancelled: bool = False,
     ) -> None:
-        names = _names(players)
+        names = names_of(players)
         view: discord.ui.View | None = None
         owner: int | None = None
         if cancelled:
@@ -274,6 +331,7 @@ class Flow:
                 await message.edit(
                     content=content, embed=embed, view=view, allowed_mentions=pinging(owner)
                 )
+                self._drawn[table.table_id] = version
                 return
             except discord.NotFound:
                 log.info("the board of table %d is gone; posting a new one", table.table_id)
@@ -284,6 +342,7 @@ class Flow:
             allowed_mentions=pinging(owner),
         )
         await self.bot.services.tables.set_message(table.table_id, posted.id)
+        self._drawn[table.table_id] = version
 
     async def refresh_hand(
         self,
@@ -297,7 +356,7 @@ class Flow:
         cancelled: bool = False,
     ) -> None:
         """Edit the player's hand DM (if one was sent) to show the hand as it is now."""
-        stored = await self.bot.services.guilds.meta(_dm_key(table_id, player))
+        stored = await self.bot.services.guilds.meta(dm_key(table_id, player))
         if stored is None:
             return
         channel_id, message_id = (int(part) for part in stored.split(":"))
@@ -325,22 +384,6 @@ class Flow:
         )
         channel = self.bot.get_partial_messageable(table.channel_id)
         await channel.send(text, allowed_mentions=pinging(who.owner_id))
-
-
-def _names(players: dict[int, Character]) -> dict[int, str]:
-    return {pid: who.name for pid, who in players.items()}
-
-
-def _touched(state: pazaak.PazaakState, events: Sequence[Any]) -> list[int]:
-    """The players whose hand view this step changed (their DM is edited)."""
-    both = [p.id for p in state.players]
-    touched = {state.current_player} if state.current_player is not None else set()
-    for event in events:
-        if isinstance(event, pazaak.SetStarted | pazaak.SetEnded | pazaak.MatchEnded):
-            touched.update(both)
-        elif isinstance(event, pazaak.CardPlayed | pazaak.TurnEnded | pazaak.Stood):
-            touched.add(event.player)
-    return [pid for pid in both if pid in touched]
 
 
 def flow_of(interaction: discord.Interaction[Any]) -> Flow:
