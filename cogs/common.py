@@ -41,15 +41,15 @@ async def require_gm(interaction: discord.Interaction[Any]) -> None:
 
 
 async def acting_character(interaction: discord.Interaction[Any], name: str | None) -> Character:
-    """The character the user acts with: the one named (theirs, or any NPC for a GM), else their
-    active one, else their only one. Several and none active: ask them to pick."""
+    """The character the user acts with: the one named (theirs: an NPC is its GM's, the owner who
+    runs it), else their active one, else their only one. Several and none active: ask them to
+    pick."""
     guild_id = guild_id_of(interaction)
     characters = bot_of(interaction).services.characters
     user_id = interaction.user.id
     if name:
         character = await characters.by_name(guild_id, name)
-        gm = character.is_npc and await is_gm(interaction)
-        await characters.require_owner(character.id, user_id, as_gm=gm)
+        await characters.require_owner(character.id, user_id)
         return character
     active = await characters.active(guild_id, user_id)
     if active is not None:

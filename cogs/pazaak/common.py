@@ -11,7 +11,6 @@ import discord
 from bot.replies import Refused
 from bot.rules import pazaak
 from bot.services.outcomes import Character
-from cogs.common import is_gm
 
 
 class PazaakRefused(Refused):
@@ -19,10 +18,9 @@ class PazaakRefused(Refused):
 
 
 async def controls(interaction: discord.Interaction[Any], character: Character) -> bool:
-    """Whether the user may act for the character: its owner, or a GM for an NPC."""
-    if character.owner_id == interaction.user.id:
-        return True
-    return character.is_npc and await is_gm(interaction)
+    """Whether the user may act for the character: its owner. An NPC's owner is the GM who runs
+    it and gets its hand by DM; another GM is a player like any other (and sees no NPC's hand)."""
+    return character.owner_id == interaction.user.id
 
 
 def mention(user_id: int) -> str:

@@ -242,3 +242,33 @@ async def test_a_polish_server_plays_in_polish(fake: FakeDiscord, harness: BotHa
     )
     assert table.hand_dm("A").button_labels == ["+4", "+1", "+1", "+5", "Koniec tury", "Pasuję"]
     assert bob.mention not in board.content
+
+
+async def test_another_gm_cannot_play_or_see_an_npc_run_by_its_gm(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    table = await seat_two(fake, harness)
+    services = harness.bot.services
+    gm = fake.add_player("Game Master", permissions=MANAGE_GUILD)
+    other_gm = fake.add_player("Other GM", permissions=MANAGE_GUILD)
+    revan = await services.characters.create(fake.guild.id, "Revan", owner_id=gm.id, npc=True)
+    await services.purses.grant(revan.id, "cr", 500, actor_id=gm.id)
+
+    handle = await fake.slash(
+        other_gm, "pazaak challenge", opponent="Bastila", wager="100", character="Revan"
+    )
+    assert (await handle.reply()).ephemeral  # refused: Revan is not the other GM's to play
+    assert fake.tavern.messages == []
+
+    handle = await fake.slash(
+        gm, "pazaak challenge", opponent="Bastila", wager="0", character="Revan"
+    )
+    challenge = await handle.reply()
+    await settle(fake, harness, handle, await fake.click(table.users["B"], challenge, "Accept"))
+    board = next(m for m in fake.tavern.messages if m.embeds)
+    shown = await (await fake.click(other_gm, board, "Show my hand")).reply()
+    assert shown.ephemeral and not shown.embeds  # no hand of Revan's for the other GM
+    assert "Revan" not in str(shown.embeds)
+    forfeit = await (await fake.click(other_gm, board, "Forfeit")).reply()
+    assert forfeit.ephemeral and "Yes, forfeit" not in forfeit.button_labels
+    assert await services.purses.balance(revan.id, "cr") == 500
