@@ -27,7 +27,10 @@ NO_TOKEN = (
 
 
 def _parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run Szulernia: read the settings, connect to Discord, play until stopped.",
+    )
     parser.add_argument(
         "--config",
         type=Path,
