@@ -40,6 +40,7 @@ IN_FLIGHT: tuple[str, ...] = (
     "discord-ui-",  # buttons, selects, modals, dynamic items
     "discord.py: on_table_outcome",
     "discord.py: on_turn_warning",
+    "discord.py: on_interaction",  # the Pegaz exchange dialog, submitted through a listener
 )
 
 RngFactory = Callable[[], random.Random]
