@@ -54,10 +54,18 @@ async def acting_character(interaction: discord.Interaction[Any], name: str | No
     active = await characters.active(guild_id, user_id)
     if active is not None:
         return active
-    owned = [c for c in await characters.search(guild_id, owner_id=user_id) if not c.is_npc]
+    owned = await own_characters(interaction)
     if len(owned) == 1:
         return owned[0]
     raise Refused("pick_character" if owned else "no_character")
+
+
+async def own_characters(interaction: discord.Interaction[Any]) -> list[Character]:
+    """The user's own (not NPC) characters on this server, by name."""
+    found = await bot_of(interaction).services.characters.search(
+        guild_id_of(interaction), owner_id=interaction.user.id, limit=100
+    )
+    return [c for c in found if not c.is_npc]
 
 
 async def character_names(

@@ -1,4 +1,5 @@
-"""The table's own buttons: open, join, leave, start, cancel, show my hand, rulings, offerings."""
+"""The table's own buttons: open, join (and its character pick), leave, start, cancel, show my
+hand, rulings, offerings."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ import discord
 
 from bot.i18n import t
 from bot.render.pegaz import hand_embed, money
-from bot.replies import answer, bot_of, lang_of
+from bot.replies import Refused, answer, bot_of, lang_of
 from bot.rules import pegaz
 from bot.rules.common import NotSeated
-from bot.services.errors import StaleAction
+from bot.services.errors import NotOwner, StaleAction
 from bot.services.outcomes import Character, TableView
-from cogs.common import acting_character, guild_id_of
+from cogs.common import acting_character, guild_id_of, own_characters
 from cogs.pegaz import common
 from cogs.pegaz.buttons import Click, on
 from cogs.pegaz.flow import roster_of
 from cogs.pegaz.inputs import PegazInputError
-from cogs.pegaz.views import choices_view
+from cogs.pegaz.views import character_pick_view, choices_view
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -47,11 +48,16 @@ async def open_table(
 
 async def sit(interaction: discord.Interaction[Any], table_id: int, character: Character) -> None:
     """Seat a character (the ante comes from its purse) and tell the user."""
+    await answer(interaction, await _seat(interaction, table_id, character))
+
+
+async def _seat(interaction: discord.Interaction[Any], table_id: int, character: Character) -> str:
+    """Seat a character (the ante comes from its purse), publish; return what to tell the user."""
     bot = bot_of(interaction)
     for attempt in range(3):
         view = await common.table(interaction, table_id)
         if not character.is_npc:
-            await _refuse_second_seat(interaction, bot, view, character)
+            await _refuse_second_seat(interaction, bot, view, character.id)
         funds = await bot.services.purses.balance(character.id, common.CURRENCY)
         join = pegaz.Join(
             character.id, character.luck, character.gamble, character.perception, funds
@@ -73,28 +79,66 @@ async def sit(interaction: discord.Interaction[Any], table_id: int, character: C
     await common.publisher(bot).publish(outcome)
     lang = await lang_of(interaction)
     ante = money(view.state.settings.stake, lang)
-    await answer(
-        interaction, t(lang, "pegaz.done.joined", name=character.name, table=table_id, ante=ante)
-    )
+    return t(lang, "pegaz.done.joined", name=character.name, table=table_id, ante=ante)
 
 
 async def _refuse_second_seat(
-    interaction: discord.Interaction[Any], bot: SzulerniaBot, view: TableView, character: Character
+    interaction: discord.Interaction[Any],
+    bot: SzulerniaBot,
+    view: TableView,
+    character_id: int | None,
 ) -> None:
-    """One seat per player at a table: refuse a second of the user's own characters."""
+    """One seat per player at a table: refuse a second of the user's own characters (any of
+    them when ``character_id`` is None: the user is about to pick one)."""
     roster = await roster_of(bot, (view.state,))
     for seat in view.state.seats:
         who = roster.get(seat.player)
         mine = who is not None and who.user_id == interaction.user.id and not who.npc
-        if mine and who is not None and seat.player != character.id:
+        if mine and who is not None and seat.player != character_id:
             raise PegazInputError("pegaz_one_seat", name=who.name)
 
 
 @on("join")
 async def join(click: Click) -> None:
+    """Join with the active (or only) character; with several and none active, offer a pick."""
     await click.interaction.response.defer(ephemeral=True, thinking=True)
-    character = await acting_character(click.interaction, None)
+    try:
+        character = await acting_character(click.interaction, None)
+    except Refused as exc:
+        if exc.code != "pick_character":
+            raise
+        await _offer_pick(click)
+        return
     await sit(click.interaction, click.target.table, character)
+
+
+async def _offer_pick(click: Click) -> None:
+    interaction = click.interaction
+    bot = bot_of(interaction)
+    view = await common.table(interaction, click.target.table)
+    await _refuse_second_seat(interaction, bot, view, None)
+    lang = await lang_of(interaction)
+    owned = await own_characters(interaction)
+    menu = character_pick_view(view.table_id, view.version, owned, lang)
+    await answer(
+        interaction, t(lang, "pegaz.pick.character_prompt", table=view.table_id), view=menu
+    )
+
+
+@on("pick")
+async def pick(click: Click) -> None:
+    """The character picked in the Join menu sits down; the menu becomes the result. The menu's
+    id is global, so the pick must be one of the clicking user's own characters."""
+    interaction = click.interaction
+    view = await common.table(interaction, click.target.table)
+    common.fresh(click, view)
+    wanted = click.values[0] if click.values else ""
+    character = next((c for c in await own_characters(interaction) if str(c.id) == wanted), None)
+    if character is None:
+        raise NotOwner(character=wanted, user=interaction.user.id)
+    await interaction.response.defer()
+    text = await _seat(interaction, view.table_id, character)
+    await interaction.edit_original_response(content=text, view=None)
 
 
 @on("leave")

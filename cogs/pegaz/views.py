@@ -11,6 +11,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render.pegaz import Roster, card, modifier_label, money
 from bot.rules import pegaz
+from bot.services.outcomes import Character
 from cogs.pegaz.buttons import MODAL, PegazButton, PegazSelect, Target
 
 PRIMARY = discord.ButtonStyle.primary
@@ -66,6 +67,17 @@ def table_view(
         view.add_item(PegazButton(hand, t(lang, "pegaz.btn.hand"), row=1))
         if not pegaz.is_settled(state):
             add("cancel", "pegaz.btn.cancel", DANGER, 1)
+    return view
+
+
+def character_pick_view(
+    table_id: int, version: int, characters: Sequence[Character], lang: Lang
+) -> discord.ui.View:
+    """The Join button's menu for a user with several characters and none active."""
+    options = [discord.SelectOption(label=c.name[:100], value=str(c.id)) for c in characters[:25]]
+    view = _view()
+    target = Target(table_id, version, "pick")
+    view.add_item(PegazSelect(target, options, placeholder=t(lang, "pegaz.pick.character")))
     return view
 
 
