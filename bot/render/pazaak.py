@@ -88,6 +88,23 @@ def credits(amount: int, lang: Lang) -> str:
     return format_amount(amount, CREDITS, lang)
 
 
+def table_options(settings: pazaak.PazaakSettings, lang: Lang) -> str | None:
+    """The table's options that differ from the defaults, as one phrase (None if none do)."""
+    keys = [
+        key
+        for key, changed in (
+            ("infinite", settings.main_deck == "infinite"),
+            ("no_kotor2", not settings.kotor2_cards),
+            ("no_nine", not settings.nine_card_win),
+            ("loser", settings.starter == "loser"),
+        )
+        if changed
+    ]
+    if not keys:
+        return None
+    return ", ".join(t(lang, f"pazaak.option.{key}") for key in keys)
+
+
 def score(state: pazaak.PazaakState, names: Names) -> str:
     a, b = state.players
     return f"{names[a.id]} {a.sets_won}{DASH}{b.sets_won} {names[b.id]}"
@@ -132,15 +149,17 @@ def board(
             value=_seat_text(player, player.id == current, lang),
             inline=True,
         )
-    embed.set_footer(
-        text=t(
-            lang,
-            "pazaak.board.footer",
-            table=table_id,
-            turn=duration(state.settings.turn_timeout, lang),
-            timeouts=state.settings.timeouts_to_forfeit,
-        )
+    footer = t(
+        lang,
+        "pazaak.board.footer",
+        table=table_id,
+        turn=duration(state.settings.turn_timeout, lang),
+        timeouts=state.settings.timeouts_to_forfeit,
     )
+    options = table_options(state.settings, lang)
+    if options is not None:
+        footer = t(lang, "pazaak.board.footer_options", footer=footer, options=options)
+    embed.set_footer(text=footer)
     content = None
     if current is not None:
         content = t(lang, "pazaak.board.to_play", mention=mention or "", name=names[current])

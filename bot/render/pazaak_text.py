@@ -19,6 +19,7 @@ from bot.render.pazaak import (
     match_result,
     number,
     played_text,
+    table_options,
 )
 from bot.rules import pazaak
 from bot.rules.pazaak import ALL_SIDE_CARDS, SideCard
@@ -40,10 +41,12 @@ def challenge(
     wager: int,
     turn: int,
     expires: int,
+    settings: pazaak.PazaakSettings | None = None,
 ) -> str:
-    """The challenge message; ``expires`` is a Unix time in seconds (shown relative)."""
+    """The challenge message; ``expires`` is a Unix time in seconds (shown relative). The
+    ``settings`` options that differ from the defaults are listed after the terms."""
     key = "pazaak.challenge.text" if wager else "pazaak.challenge.friendly"
-    return t(
+    text = t(
         lang,
         key,
         mention=mention,
@@ -54,6 +57,10 @@ def challenge(
         turn=duration(turn, lang),
         expires=f"<t:{expires}:R>",
     )
+    options = None if settings is None else table_options(settings, lang)
+    if options is None:
+        return text
+    return t(lang, "pazaak.challenge.options", text=text, options=options)
 
 
 def challenge_closed(

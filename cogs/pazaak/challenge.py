@@ -1,11 +1,12 @@
 """Challenges: Accept and Decline under a challenge message.
 
 A challenge is not a table yet, so it holds no money. Everything it needs is in the buttons'
-custom_id (``pz:ch:<challenger>:<opponent>:<wager>:<turn seconds>:<expiry>:yes|no``); the table is
-created only on Accept, which escrows both wagers in one transaction (or changes nothing). That
-the challenge was answered is kept in the guild service's meta store, so a stale Accept after a
-Decline (or a restart) does nothing, and the Accept's idempotency key is the message id, so a
-double click opens one table.
+custom_id (``pz:ch:<challenger>:<opponent>:<wager>:<turn seconds>:<expiry>:<flags>:yes|no``,
+the table options as one hex digit of :data:`FLAGS`; a custom_id without flags, from before
+the options, means the defaults). The table is created only on Accept, which escrows both
+wagers in one transaction (or changes nothing). That the challenge was answered is kept in the
+guild service's meta store, so a stale Accept after a Decline (or a restart) does nothing, and
+the Accept's idempotency key is the message id, so a double click opens one table.
 """
 
 from __future__ import annotations
@@ -33,6 +34,20 @@ log = logging.getLogger(__name__)
 CHALLENGE_SECONDS = 15 * 60
 """How long a challenge may be accepted."""
 
+INFINITE, NO_KOTOR2, NO_NINE, LOSER_STARTS = 1, 2, 4, 8
+FLAGS = (INFINITE, NO_KOTOR2, NO_NINE, LOSER_STARTS)
+"""The table options that differ from the defaults, one bit each (0: all defaults)."""
+
+
+def option_flags(*, main_deck: str, kotor2_cards: bool, nine_card_win: bool, starter: str) -> int:
+    """The flags of ``/pazaak challenge``'s options."""
+    return (
+        (INFINITE if main_deck == "infinite" else 0)
+        | (0 if kotor2_cards else NO_KOTOR2)
+        | (0 if nine_card_win else NO_NINE)
+        | (LOSER_STARTS if starter == "loser" else 0)
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Terms:
@@ -42,17 +57,33 @@ class Terms:
     turn: int
     expires: int
     """Unix seconds."""
+    flags: int = 0
+    """The table options (:data:`FLAGS`)."""
 
     def custom_id(self, answer: str) -> str:
         return (
             f"pz:ch:{self.challenger}:{self.opponent}:{self.wager}:{self.turn}:{self.expires}:"
-            f"{answer}"
+            f"{self.flags:x}:{answer}"
+        )
+
+    def settings(self) -> pazaak.PazaakSettings:
+        """The match's settings (the rules' defaults for everything the challenge doesn't set)."""
+        return pazaak.PazaakSettings(
+            wager=self.wager,
+            turn_timeout=self.turn,
+            main_deck="infinite" if self.flags & INFINITE else "pool",
+            kotor2_cards=not self.flags & NO_KOTOR2,
+            nine_card_win=not self.flags & NO_NINE,
+            starter="loser" if self.flags & LOSER_STARTS else "alternate",
         )
 
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"pz:ch:(?P<a>\d+):(?P<b>\d+):(?P<wager>\d+):(?P<turn>\d+):(?P<exp>\d+):(?P<ans>yes|no)",
+    template=(
+        r"pz:ch:(?P<a>\d+):(?P<b>\d+):(?P<wager>\d+):(?P<turn>\d+):(?P<exp>\d+)"
+        r"(?::(?P<flags>[0-9a-f]))?:(?P<ans>yes|no)"
+    ),
 ):
     def __init__(self, terms: Terms, answer: str, label: str = "…") -> None:
         self.terms, self.answer = terms, answer
@@ -68,7 +99,7 @@ class ChallengeButton(
     ) -> Self:
         terms = Terms(
             int(match["a"]), int(match["b"]), int(match["wager"]), int(match["turn"]),
-            int(match["exp"]),
+            int(match["exp"]), int(match["flags"] or "0", 16),
         )  # fmt: skip
         return cls(terms, match["ans"])
 
@@ -89,11 +120,18 @@ def _key(message_id: int) -> str:
     return f"pazaak:challenge:{message_id}"
 
 
-async def selection(flow: Flow, who: Character) -> tuple[SideCard, ...]:
-    """The character's saved side deck, or a refusal that names the character and the reason."""
+async def selection(
+    flow: Flow, who: Character, *, kotor2_cards: bool = True, secret: bool = False
+) -> tuple[SideCard, ...]:
+    """The character's saved side deck, or a refusal that names the character and the reason.
+
+    ``secret``: the refusal goes to someone else (the challenged player, for the challenger's
+    deck), so a KOTOR II card the table refuses is not named."""
     try:
-        return await flow.bot.services.characters.match_selection(who.id)
+        return await flow.bot.services.characters.match_selection(who.id, kotor2_cards=kotor2_cards)
     except InvalidSideCards as exc:
+        if secret and exc.params.get("reason") == "kotor2_disabled":
+            raise PazaakRefused("pazaak_deck_kotor2_hidden", name=who.name) from exc
         raise deck_refusal(exc, who.name) from exc
 
 
@@ -167,8 +205,12 @@ async def accept(
             closed = pazaak_text.challenge_closed(lang, "expired", *pair)
             await interaction.edit_original_response(content=closed, view=None)
             return
-        chosen = (await selection(flow, challenger), await selection(flow, opponent))
-        settings = pazaak.PazaakSettings(wager=terms.wager, turn_timeout=terms.turn)
+        settings = terms.settings()
+        kotor2 = settings.kotor2_cards
+        chosen = (
+            await selection(flow, challenger, kotor2_cards=kotor2, secret=True),
+            await selection(flow, opponent, kotor2_cards=kotor2),
+        )
         try:
             outcome = await services.tables.create(
                 pazaak.GAME,

@@ -18,7 +18,13 @@ from bot.services.outcomes import TableOutcome
 from bot.timers import WARN_BEFORE_MS
 from cogs.common import acting_character, all_names, guild_id_of, my_names, require_gm
 from cogs.pazaak import buttons
-from cogs.pazaak.challenge import CHALLENGE_SECONDS, Terms, challenge_view, selection
+from cogs.pazaak.challenge import (
+    CHALLENGE_SECONDS,
+    Terms,
+    challenge_view,
+    option_flags,
+    selection,
+)
 from cogs.pazaak.common import PazaakRefused, controls, mention
 from cogs.pazaak.deck import DeckModal
 from cogs.pazaak.flow import COG_NAME, Flow
@@ -48,6 +54,20 @@ class Pazaak(
         wager="Credits each player puts into the pot, e.g. 250 or 250 cr.",
         character="Your character who plays (default: your active one).",
         turn_timeout="Seconds a player has for each turn before standing (default 300).",
+        main_deck="Where the main cards come from (default: the pool of 80).",
+        kotor2_cards="Allow the KOTOR II side cards: Flip 2&4, Flip 3&6, ±1/2 (default: yes).",
+        nine_card_win="Nine cards on a table without busting win the set (default: yes).",
+        starter="Who starts each set after the first (default: the players alternate).",
+    )
+    @app_commands.choices(
+        main_deck=[
+            app_commands.Choice(name="Pool of 80 cards, shuffled every set", value="pool"),
+            app_commands.Choice(name="Infinite: every draw is 1 to 10 at random", value="infinite"),
+        ],
+        starter=[
+            app_commands.Choice(name="The players alternate", value="alternate"),
+            app_commands.Choice(name="The loser of the last set", value="loser"),
+        ],
     )
     @app_commands.autocomplete(opponent=all_names, character=my_names)
     async def challenge(
@@ -57,6 +77,10 @@ class Pazaak(
         wager: str,
         character: str | None = None,
         turn_timeout: app_commands.Range[int, 1, 3600] = DEFAULT_TURN,
+        main_deck: str = "pool",
+        kotor2_cards: bool = True,
+        nine_card_win: bool = True,
+        starter: str = "alternate",
     ) -> None:
         async with self.flow.working():
             lang = await lang_of(interaction)
@@ -72,10 +96,15 @@ class Pazaak(
                 raise PazaakRefused(
                     "pazaak_cannot_pay", name=me.name, amount=amount, currency=CREDITS.code
                 )
-            await selection(self.flow, me)
-            terms = Terms(
-                me.id, them.id, amount, turn_timeout, self.bot.clock() // 1000 + CHALLENGE_SECONDS
+            flags = option_flags(
+                main_deck=main_deck,
+                kotor2_cards=kotor2_cards,
+                nine_card_win=nine_card_win,
+                starter=starter,
             )
+            expires = self.bot.clock() // 1000 + CHALLENGE_SECONDS
+            terms = Terms(me.id, them.id, amount, turn_timeout, expires, flags)
+            await selection(self.flow, me, kotor2_cards=kotor2_cards)
             text = pazaak_text.challenge(
                 lang,
                 mention=mention(them.owner_id),
@@ -84,6 +113,7 @@ class Pazaak(
                 wager=amount,
                 turn=turn_timeout,
                 expires=terms.expires,
+                settings=terms.settings(),
             )
             await answer(
                 interaction,
