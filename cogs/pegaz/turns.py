@@ -10,7 +10,7 @@ from bot.i18n import t
 from bot.render.pegaz import card, hand_embed, money
 from bot.replies import answer, bot_of, lang_of
 from bot.rules import pegaz
-from bot.rules.common import NotSeated
+from bot.rules.common import InsufficientFunds, NotSeated
 from bot.services.errors import StaleAction
 from bot.services.outcomes import TableOutcome
 from cogs.pegaz import common, inputs
@@ -148,6 +148,8 @@ async def check_dialog(click: Click) -> None:
     state: pegaz.PegazState = view.state
     if not pegaz.checks_allowed(state):
         raise pegaz.CheckNotAllowed(reason="first_round")
+    if not any(isinstance(a, pegaz.Check) for a in pegaz.legal_actions(state)):
+        raise InsufficientFunds(need=pegaz.check_price(state))  # the rules ask 3 x the stake
     lang = await lang_of(click.interaction)
     text = t(lang, "pegaz.check.ask", price=money(pegaz.check_price(state), lang))
     await answer(

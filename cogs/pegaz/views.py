@@ -91,7 +91,7 @@ def choices_view(
     seat = pegaz.seat_of(state, player)
     if not seat.pending:
         return None
-    die, hand, fresh = state.settings.die, seat.hand, seat.fresh
+    die, hand = state.settings.die, seat.hand
     deal = seat.paid
     view = _view()
     view.add_item(
@@ -117,20 +117,18 @@ def choices_view(
             )
         )
 
-    if seat.luck or seat.gamble:
-        select("one", "pegaz.pick.one", [((c, d),) for c in fresh for d in (-1, 1)], 1)
-    if seat.luck and seat.gamble and len(fresh) >= 2:
-        pairs = [
-            ((c, d), (e, f))
-            for c in fresh
-            for e in fresh
-            if c < e
-            for d in (-1, 1)
-            for f in (-1, 1)
-        ]
-        select("two", "pegaz.pick.two", pairs, 2)
-    if seat.gamble:
-        select("cheat", "pegaz.pick.cheat", [((c, d),) for c in fresh for d in (-2, 2)], 3)
+    # The choices are the rules' own (legal_actions), sorted into one menu per kind of move.
+    mine = [a for a in pegaz.legal_actions(state) if getattr(a, "player", None) == player]
+    ones = [a.shifts for a in mine if isinstance(a, pegaz.Modify) and len(a.shifts) == 1]
+    twos = [a.shifts for a in mine if isinstance(a, pegaz.Modify) and len(a.shifts) == 2]
+    cheats = [((a.card, a.delta),) for a in mine if isinstance(a, pegaz.Cheat)]
+    for act, key, choices, row in (
+        ("one", "pegaz.pick.one", ones, 1),
+        ("two", "pegaz.pick.two", twos, 2),
+        ("cheat", "pegaz.pick.cheat", cheats, 3),
+    ):
+        if choices:
+            select(act, key, choices, row)
     return view
 
 
@@ -192,14 +190,18 @@ def confirm_view(
 def check_view(
     state: pegaz.PegazState, player: int, table_id: int, version: int, roster: Roster, lang: Lang
 ) -> discord.ui.View:
-    """A select menu of the opponents still in the game."""
+    """A select menu of the opponents the player may check now (the rules' legal_actions)."""
+    targets = [
+        a.target
+        for a in pegaz.legal_actions(state)
+        if isinstance(a, pegaz.Check) and a.player == player
+    ]
     options = [
         discord.SelectOption(
-            label=(roster[s.player].name if s.player in roster else f"#{s.player}")[:100],
-            value=str(s.player),
+            label=(roster[target].name if target in roster else f"#{target}")[:100],
+            value=str(target),
         )
-        for s in state.seats
-        if s.status is pegaz.SeatStatus.ACTIVE and s.player != player
+        for target in targets
     ]
     view = _view()
     view.add_item(

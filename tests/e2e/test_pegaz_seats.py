@@ -92,3 +92,24 @@ async def test_a_failed_announcement_still_redraws_the_table(
     assert (await tv.services.tables.get(1)).version > version
     await fake.wait_for(lambda: any("Ranald" in b for b in table.button_labels), timeout=5)
     assert await tv.purse(bob) == GC - S + 2 * S
+
+
+async def test_check_is_refused_when_the_checker_cannot_pay_it(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    tv = Tavern(fake, harness)
+    ann, bob = await tv.player("Ann", coins=2 * S + 30), await tv.player("Bob")
+    table = await tv.open()
+    await tv.press(ann.user, table, "Join")
+    await tv.press(bob.user, table, "Join")
+    await tv.press(tv.gm, table, "Start")
+    for player in (ann, bob):  # round 1: both pay the stake and exchange nothing
+        dialog = await fake.click(player.user, table, "Pay & exchange…")
+        preview = await (await fake.submit_modal(player.user, dialog, {"cards": ""})).reply()
+        await tv.press(player.user, preview, "Pay 1 s")
+
+    # Round 2: Ann has 2 s 6 p, less than a check's 3 s: no menu of targets, a clear refusal.
+    refused = await tv.press(ann.user, table, "Check…")
+    assert refused.ephemeral and refused.content == "Not enough coin for that."
+    assert await tv.purse(ann) == 30
+    await tv.books_balance(table_id=1, pot=4 * S)
