@@ -54,7 +54,7 @@ def public_lines(
                     "pegaz.ev.offer_ask",
                     user=mention_of(roster, player),
                     name=name_of(roster, player),
-                    amount=money(seat.won // 10, lang),
+                    amount=money(seat.offering, lang),
                 )
             )
     return lines

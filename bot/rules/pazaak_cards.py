@@ -184,7 +184,7 @@ def check_selection(selection: Sequence[SideCard], *, kotor2_cards: bool = True)
         raise InvalidSelection(reason="wrong_size", count=len(selection), required=SELECTION_SIZE)
     if not kotor2_cards:
         for side in selection:
-            if side.kind in KOTOR2_KINDS:
+            if side.is_kotor2:
                 raise InvalidSelection(reason="kotor2_disabled", card=side.code)
 
 

@@ -258,7 +258,7 @@ def _fold(b: Build, a: Fold, rng: random.Random) -> None:
 def _timeout(b: Build, a: Timeout, rng: random.Random) -> None:
     st = b.state
     if st.phase is Phase.OFFERING and a.player in st.offers:
-        b.emit(Offered(a.player, st.seats[index_of(st, a.player)].won // 10, False, True))
+        b.emit(Offered(a.player, st.seats[index_of(st, a.player)].offering, False, True))
         return
     live(st)
     i = require_seat(st, a.player)
@@ -291,14 +291,14 @@ def _offer(b: Build, a: Offer, rng: random.Random) -> None:
     i = require_seat(st, a.player)
     if a.player not in st.offers:
         raise NotYourTurn(player=a.player)
-    b.emit(Offered(a.player, st.seats[i].won // 10, a.accept))
+    b.emit(Offered(a.player, st.seats[i].offering, a.accept))
 
 
 def _cancel(b: Build, a: Cancel, rng: random.Random) -> None:
     st = b.state
     if st.phase is Phase.OFFERING:  # the pot is paid out already: only the offerings are left
         for p in st.offers:
-            b.emit(Offered(p, st.seats[index_of(st, p)].won // 10, False))
+            b.emit(Offered(p, st.seats[index_of(st, p)].offering, False))
         return
     live(st)
     b.emit(Cancelled(tuple((s.player, s.paid) for s in st.seats if s.paid)))

@@ -174,6 +174,11 @@ class Seat:
     """``(card, delta)`` of a cheat awaiting the GM's ruling, to undo it on a pardon."""
     won: int = 0
 
+    @property
+    def offering(self) -> int:
+        """Ranald's tenth of what this seat won (rounded down) [house]."""
+        return self.won // 10
+
 
 @dataclass(frozen=True, slots=True)
 class PegazState:

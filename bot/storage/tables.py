@@ -276,10 +276,6 @@ async def remove_seats(tx: Tx, table_id: int, character_ids: Iterable[int]) -> N
     )
 
 
-async def clear_seats(tx: Tx, table_id: int) -> None:
-    await tx.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
-
-
 async def live_seats(tx: Tx) -> dict[int, set[int]]:
     """``table_id -> character ids`` for every live table that has seats."""
     rows = await tx.fetchall(

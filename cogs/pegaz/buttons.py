@@ -4,7 +4,7 @@ A custom_id is ``pg:<table>:<version>:<act>[:<arg>]`` for a button, ``pgs:`` for
 and ``pgm:`` for the exchange modal. ``version`` is the table's version the message was drawn at
 (passed to the service as ``expected_version``), or, under a hand, the seat's "deal" (what it had
 paid when those cards came), so an old hand's buttons can never act on newer cards. The handlers
-live in ``cogs.pegaz.handlers`` and register themselves with :func:`on`.
+live in ``cogs.pegaz.seating`` and ``cogs.pegaz.turns`` and register themselves with :func:`on`.
 """
 
 from __future__ import annotations

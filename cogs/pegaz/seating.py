@@ -92,10 +92,8 @@ async def _refuse_second_seat(
     them when ``character_id`` is None: the user is about to pick one)."""
     roster = await roster_of(bot, (view.state,))
     for seat in view.state.seats:
-        who = roster.get(seat.player)
-        mine = who is not None and who.user_id == interaction.user.id and not who.npc
-        if mine and who is not None and seat.player != character_id:
-            raise PegazInputError("pegaz_one_seat", name=who.name)
+        if seat.player != character_id and common.owns(interaction, roster, seat.player):
+            raise PegazInputError("pegaz_one_seat", name=roster[seat.player].name)
 
 
 @on("join")
@@ -233,7 +231,7 @@ async def offer(click: Click) -> None:
     accept = click.target.arg == "y"
     await common.act(click, pegaz.Offer(mine[0], accept), expected=click.target.ver)
     lang = await lang_of(interaction)
-    amount = money(pegaz.seat_of(state, mine[0]).won // 10, lang)
+    amount = money(pegaz.seat_of(state, mine[0]).offering, lang)
     key = "pegaz.done.offered" if accept else "pegaz.done.kept"
     await answer(interaction, t(lang, key, amount=amount))
 
