@@ -20,13 +20,13 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render import pazaak_text
-from bot.replies import answer, bot_of
+from bot.replies import Refused, answer, bot_of
 from bot.rules import pazaak
 from bot.rules.pazaak import SideCard
 from bot.services.errors import AlreadyInMatch, InsufficientFunds, InvalidSideCards
 from bot.services.outcomes import Character, TableOutcome
 from cogs.common import guild_id_of
-from cogs.pazaak.common import PazaakRefused, controls
+from cogs.pazaak.common import controls
 from cogs.pazaak.flow import Flow, flow_of
 
 log = logging.getLogger(__name__)
@@ -131,14 +131,14 @@ async def selection(
         return await flow.bot.services.characters.match_selection(who.id, kotor2_cards=kotor2_cards)
     except InvalidSideCards as exc:
         if secret and exc.params.get("reason") == "kotor2_disabled":
-            raise PazaakRefused("pazaak_deck_kotor2_hidden", name=who.name) from exc
+            raise Refused("pazaak_deck_kotor2_hidden", name=who.name) from exc
         raise deck_refusal(exc, who.name) from exc
 
 
-def deck_refusal(exc: InvalidSideCards, name: str) -> PazaakRefused:
+def deck_refusal(exc: InvalidSideCards, name: str) -> Refused:
     params = dict(exc.params)
     reason = str(params.pop("reason", "unknown_card"))
-    return PazaakRefused(f"pazaak_deck_{reason}", name=name, **params)
+    return Refused(f"pazaak_deck_{reason}", name=name, **params)
 
 
 async def accepted_table(flow: Flow, message_id: int) -> int | None:
@@ -188,7 +188,7 @@ async def accept(
     challenger = await services.characters.get(terms.challenger)
     opponent = await services.characters.get(terms.opponent)
     if not await controls(interaction, opponent):
-        raise PazaakRefused("pazaak_not_challenged", name=opponent.name)
+        raise Refused("pazaak_not_challenged", name=opponent.name)
     await interaction.response.defer()
     pair = (challenger.name, opponent.name)
     text = pazaak_text.challenge_closed(lang, "accepted", *pair, wager=terms.wager)
@@ -196,10 +196,10 @@ async def accept(
         found = await accepted_table(flow, message.id)
         if found is not None:  # accepted before: finish what a failure or a restart left undone
             if await finish(interaction, flow, found, text, lang) == "done":
-                raise PazaakRefused("pazaak_challenge_answered")
+                raise Refused("pazaak_challenge_answered")
             return
         if await services.guilds.meta(_key(message.id)) is not None:
-            raise PazaakRefused("pazaak_challenge_answered")
+            raise Refused("pazaak_challenge_answered")
         if flow.bot.clock() // 1000 > terms.expires:
             await services.guilds.set_meta(_key(message.id), "expired")
             closed = pazaak_text.challenge_closed(lang, "expired", *pair)
@@ -224,12 +224,12 @@ async def accept(
             )
         except InsufficientFunds as exc:
             poor = challenger if exc.params.get("character") == challenger.id else opponent
-            raise PazaakRefused(
+            raise Refused(
                 "pazaak_cannot_pay", name=poor.name, amount=terms.wager, currency="cr"
             ) from exc
         except AlreadyInMatch as exc:
             busy = challenger if exc.params.get("character") == challenger.id else opponent
-            raise PazaakRefused("pazaak_busy", name=busy.name) from exc
+            raise Refused("pazaak_busy", name=busy.name) from exc
         flow.bot.timers.poke()
         await finish(interaction, flow, outcome.table_id, text, lang, outcome)
 
@@ -250,17 +250,17 @@ async def decline(
     elif await controls(interaction, challenger):
         how = "withdrawn"
     else:
-        raise PazaakRefused("pazaak_not_in_challenge", challenger=pair[0], opponent=pair[1])
+        raise Refused("pazaak_not_in_challenge", challenger=pair[0], opponent=pair[1])
     await interaction.response.defer()
     async with flow.lock(message.id, "challenge"):
         found = await accepted_table(flow, message.id)
         if found is not None:
             text = pazaak_text.challenge_closed(lang, "accepted", *pair, wager=terms.wager)
             if await finish(interaction, flow, found, text, lang) != "failed":
-                raise PazaakRefused("pazaak_challenge_answered")
+                raise Refused("pazaak_challenge_answered")
             return
         if await services.guilds.meta(_key(message.id)) is not None:
-            raise PazaakRefused("pazaak_challenge_answered")
+            raise Refused("pazaak_challenge_answered")
         if flow.bot.clock() // 1000 > terms.expires:
             how = "expired"
         await services.guilds.set_meta(_key(message.id), how)

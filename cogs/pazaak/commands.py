@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render import pazaak_text
-from bot.replies import answer, lang_of
+from bot.replies import Refused, answer, lang_of
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, parse_amount
 from bot.services.outcomes import TableOutcome
@@ -25,7 +25,7 @@ from cogs.pazaak.challenge import (
     option_flags,
     selection,
 )
-from cogs.pazaak.common import PazaakRefused, controls, mention
+from cogs.pazaak.common import controls, mention
 from cogs.pazaak.deck import DeckModal
 from cogs.pazaak.flow import COG_NAME, Flow
 
@@ -88,12 +88,12 @@ class Pazaak(
             me = await acting_character(interaction, character)
             them = await services.characters.by_name(guild_id_of(interaction), opponent)
             if them.id == me.id:
-                raise PazaakRefused("pazaak_self_challenge")
+                raise Refused("pazaak_self_challenge")
             amount = parse_amount(wager, CREDITS)
             if await services.tables.seated_at(me.id):
-                raise PazaakRefused("pazaak_busy", name=me.name)
+                raise Refused("pazaak_busy", name=me.name)
             if amount and await services.purses.balance(me.id, CREDITS.code) < amount:
-                raise PazaakRefused(
+                raise Refused(
                     "pazaak_cannot_pay", name=me.name, amount=amount, currency=CREDITS.code
                 )
             flags = option_flags(
@@ -155,7 +155,7 @@ class Pazaak(
             lang = await lang_of(interaction)
             who = await acting_character(interaction, character)
             if not who.side_cards:
-                raise PazaakRefused("pazaak_no_side_cards", name=who.name)
+                raise Refused("pazaak_no_side_cards", name=who.name)
             await interaction.response.send_modal(DeckModal(self.flow, who, lang))
 
     @app_commands.command(name="grant", description="(GM) Give side cards to a character as loot.")
@@ -174,16 +174,16 @@ class Pazaak(
             who = await services.characters.by_name(guild_id_of(interaction), character)
             words = [word for word in re.split(r"[\s,;]+", cards) if word]
             if not words:
-                raise PazaakRefused("pazaak_grant_empty")
+                raise Refused("pazaak_grant_empty")
             if len(words) > MAX_GRANT:
-                raise PazaakRefused("pazaak_grant_too_many", max=MAX_GRANT)
+                raise Refused("pazaak_grant_too_many", max=MAX_GRANT)
             found = []
             for word in words:
                 try:
                     found.append(pazaak.parse_side_card(word))
                 except pazaak.UnknownSideCard as exc:
                     codes = " ".join(card.code for card in pazaak.ALL_SIDE_CARDS)
-                    raise PazaakRefused("pazaak_grant_unknown", card=word, codes=codes) from exc
+                    raise Refused("pazaak_grant_unknown", card=word, codes=codes) from exc
             given = await services.characters.give_side_cards(who.id, [c.code for c in found])
             text = t(
                 lang,

@@ -8,13 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.replies import Refused
 from bot.rules import pazaak
 from bot.services.outcomes import Character
-
-
-class PazaakRefused(Refused):
-    """A refusal of this cog with a catalogue key ``error.<code>`` (shaped like domain errors)."""
 
 
 async def controls(interaction: discord.Interaction[Any], character: Character) -> bool:

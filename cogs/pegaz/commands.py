@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render.pegaz import odds_embed
-from bot.replies import answer, bot_of, lang_of
+from bot.replies import Refused, answer, bot_of, lang_of
 from bot.rules import pegaz
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableOutcome
@@ -23,7 +23,6 @@ from cogs.common import acting_character, guild_id_of, my_names, require_gm
 from cogs.pegaz import common, inputs
 from cogs.pegaz.buttons import dispatch_modal
 from cogs.pegaz.flow import Publisher
-from cogs.pegaz.inputs import PegazInputError
 from cogs.pegaz.seating import open_table, sit
 
 if TYPE_CHECKING:
@@ -61,8 +60,8 @@ async def _table_id(interaction: discord.Interaction[Any], table: int | None) ->
     if len(found) == 1:
         return found[0]
     if not found:
-        raise PegazInputError("pegaz_no_table")
-    raise PegazInputError("pegaz_which_table", tables=", ".join(map(str, found)))
+        raise Refused("pegaz_no_table")
+    raise Refused("pegaz_which_table", tables=", ".join(map(str, found)))
 
 
 class Pegaz(
@@ -157,7 +156,7 @@ class Pegaz(
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = await bot_of(interaction).services.characters.by_name(guild_id_of(interaction), npc)
         if not who.is_npc:
-            raise PegazInputError("pegaz_not_npc", name=who.name)
+            raise Refused("pegaz_not_npc", name=who.name)
         await sit(interaction, await _table_id(interaction, table), who)
 
     @app_commands.command(name="odds", description="A hand's exact chance to beat a random hand.")

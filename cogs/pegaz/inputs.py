@@ -21,10 +21,6 @@ _UNITS = {
 MAX_TIMEOUT = 24 * 3600
 
 
-class PegazInputError(Refused):
-    """Input a player typed that cannot be used; ``code`` names its ``error.<code>`` message."""
-
-
 def limit(text: str | None) -> int | None:
     """An amount, or None for "no limit" (``none``, ``brak``, an empty option)."""
     if text is None or text.strip().casefold() in NO_LIMIT:
@@ -41,7 +37,7 @@ def seconds(text: str) -> int:
                 value = int(match[1]) * factor
                 if 1 <= value <= MAX_TIMEOUT:
                     return value
-    raise PegazInputError("pegaz_bad_timeout", text=text[:50])
+    raise Refused("pegaz_bad_timeout", text=text[:50])
 
 
 def settings(
@@ -77,7 +73,7 @@ def settings(
         return pegaz.PegazSettings.parse(data)
     except InvalidSettings as exc:
         field = str(exc.params.get("field", "settings"))
-        raise PegazInputError(f"pegaz_bad_{field}") from exc
+        raise Refused(f"pegaz_bad_{field}") from exc
 
 
 def _key(text: str) -> str:
@@ -105,10 +101,10 @@ def hand(text: str, die: int) -> tuple[int, int, int]:
         elif word in names:
             faces.append(names[word])
         else:
-            raise PegazInputError("pegaz_bad_hand", text=text[:50], die=die)
+            raise Refused("pegaz_bad_hand", text=text[:50], die=die)
         i += 1
     if len(faces) != 3:
-        raise PegazInputError("pegaz_bad_hand", text=text[:50], die=die)
+        raise Refused("pegaz_bad_hand", text=text[:50], die=die)
     return faces[0], faces[1], faces[2]
 
 
@@ -118,9 +114,9 @@ def exchange_cards(text: str) -> tuple[int, ...]:
     if not cleaned or cleaned == "0":
         return ()
     if not cleaned.isdigit() or any(ch not in "123" for ch in cleaned):
-        raise PegazInputError("pegaz_bad_cards", text=text[:50])
+        raise Refused("pegaz_bad_cards", text=text[:50])
     if len(set(cleaned)) != len(cleaned):
-        raise PegazInputError("pegaz_bad_cards", text=text[:50])
+        raise Refused("pegaz_bad_cards", text=text[:50])
     return tuple(sorted(int(ch) - 1 for ch in cleaned))
 
 

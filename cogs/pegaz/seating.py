@@ -18,7 +18,6 @@ from cogs.common import acting_character, guild_id_of, own_characters
 from cogs.pegaz import common
 from cogs.pegaz.buttons import Click, on
 from cogs.pegaz.flow import roster_of
-from cogs.pegaz.inputs import PegazInputError
 from cogs.pegaz.views import character_pick_view, choices_view
 
 if TYPE_CHECKING:
@@ -93,7 +92,7 @@ async def _refuse_second_seat(
     roster = await roster_of(bot, (view.state,))
     for seat in view.state.seats:
         if seat.player != character_id and common.owns(interaction, roster, seat.player):
-            raise PegazInputError("pegaz_one_seat", name=roster[seat.player].name)
+            raise Refused("pegaz_one_seat", name=roster[seat.player].name)
 
 
 @on("join")
@@ -227,7 +226,7 @@ async def offer(click: Click) -> None:
     roster = await roster_of(bot_of(interaction), (state,))
     mine = [p for p in state.offers if await common.may_play(interaction, roster, p)]
     if not mine:
-        raise PegazInputError("pegaz_not_winner")
+        raise Refused("pegaz_not_winner")
     accept = click.target.arg == "y"
     await common.act(click, pegaz.Offer(mine[0], accept), expected=click.target.ver)
     lang = await lang_of(interaction)
@@ -246,7 +245,7 @@ async def again(click: Click) -> None:
     bot = bot_of(interaction)
     carried = await bot.services.tables.pot_balance(view.table_id)
     if carried <= 0:
-        raise PegazInputError("pegaz_already_again")
+        raise Refused("pegaz_already_again")
     settings = pegaz.PegazSettings.parse(
         {**view.state.settings.model_dump(), "carried_pot": carried}
     )
