@@ -38,7 +38,7 @@ class DeleteChoice(
         self.character_id, self.user_id, self.yes = character_id, user_id, yes
         super().__init__(
             discord.ui.Button(
-                label=label or ("Delete" if yes else "Keep"),
+                label=label or "…",  # rebuilt from a click: the label is never shown
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                 custom_id=f"chr:del:{character_id}:{user_id}:{'y' if yes else 'n'}",
             )

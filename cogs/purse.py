@@ -49,7 +49,7 @@ class HistoryButton(
         self.character_id, self.currency, self.page = character_id, currency, page
         super().__init__(
             discord.ui.Button(
-                label=label or ("Older" if older else "Newer"),
+                label=label or "…",  # rebuilt from a click: the label is never shown
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
                 custom_id=f"pur:h:{character_id}:{currency}:{page}:{'o' if older else 'n'}",
