@@ -172,19 +172,12 @@ class Publisher:
         message = await channel.send(embed=embed, view=buttons)
         await self.bot.services.tables.set_message(view.table_id, message.id)
 
-    async def post_table(self, table_id: int) -> discord.Message:
-        """Post a new table message (for a new table) and remember it."""
+    async def post_table(self, table_id: int) -> None:
+        """Post a new table's message and remember it (a table has none yet: it is posted)."""
         view = await self.bot.services.tables.get(table_id)
         async with self._lock(table_id):
             lang = await self.lang(view.guild_id)
-            roster = await roster_of(self.bot, (view.state,))
-            embed = table_embed(
-                view.state, table_id=table_id, roster=roster, lang=lang, deadline=view.deadline
-            )
-            buttons = table_view(view.state, table_id, view.version, roster, lang)
-            message = await self.channel(view).send(embed=embed, view=buttons)
-            await self.bot.services.tables.set_message(table_id, message.id)
-            return message
+            await self._redraw(view, await roster_of(self.bot, (view.state,)), lang)
 
     async def warn(self, table_id: int, version: int) -> None:
         """Ping whoever must act ~a minute before their time runs out."""
