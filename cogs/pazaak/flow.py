@@ -18,8 +18,7 @@ import discord
 from bot.i18n import Lang
 from bot.render import pazaak as render
 from bot.render import pazaak_text
-from bot.render.errors import error_text
-from bot.replies import answer, bot_of, lang_of, report, send_dm
+from bot.replies import bot_of, lang_of, report, send_dm
 from bot.rules import pazaak
 from bot.rules.common import NotSeated
 from bot.services.errors import StaleAction, UnknownTable
@@ -92,21 +91,15 @@ class Flow:
     async def refuse(
         self, interaction: discord.Interaction[Any], exc: Exception, table_id: int | None = None
     ) -> None:
+        """Answer an error like every cog does (:func:`bot.replies.report`), in the table's
+        language; a stale click first redraws the board, which may be the one left behind."""
         try:
-            lang = await self.language(interaction, table_id)
+            lang: Lang | None = await self.language(interaction, table_id)
         except Exception:
-            lang = "en"
-        text = error_text(lang, exc)
-        if text is None:
-            await report(interaction, exc)
-            return
-        log.debug("refused: %r", exc)
+            lang = None
         if isinstance(exc, StaleAction) and table_id is not None:
             await self.heal(interaction, table_id)
-        try:
-            await answer(interaction, text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell the user about a refusal")
+        await report(interaction, exc, lang=lang)
 
     async def language(self, interaction: discord.Interaction[Any], table_id: int | None) -> Lang:
         if interaction.guild_id is None and table_id is not None:
