@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import tables as render
 from bot.replies import Refused, answer, lang_of
-from bot.services.errors import UnknownCharacter, UnknownTable
+from bot.services.errors import UnknownTable
 from cogs.common import guild_id_of, require_gm
 
 if TYPE_CHECKING:
@@ -96,12 +96,7 @@ class Tables(
         self.bot.timers.poke()
         if not outcome.repeated:
             self.bot.dispatch("table_outcome", outcome)
-        names = {}
-        for character_id in render.refunds(outcome):
-            try:
-                names[character_id] = (await services.characters.get(character_id)).name
-            except UnknownCharacter:
-                continue
+        names = await services.characters.names(render.refunds(outcome))
         lang = await lang_of(interaction)
         await answer(interaction, render.closed(lang, view, outcome, names), ephemeral=False)
 

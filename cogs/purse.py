@@ -17,7 +17,6 @@ from bot.i18n import Lang, t
 from bot.render import purse as render
 from bot.replies import answer, bot_of, guarded, lang_of
 from bot.rules.money import parse_money
-from bot.services.errors import UnknownCharacter
 from bot.services.outcomes import Character
 from cogs.common import acting_character, all_names, guild_id_of, is_gm, my_names, require_gm
 
@@ -91,7 +90,9 @@ async def history_view(
         if shown == page or found.next_before is None:
             break
         before, shown = found.next_before, shown + 1
-    names = await _names(interaction, {line.other_character_id for line in found.lines})
+    names = await bot_of(interaction).services.characters.names(
+        {line.other_character_id for line in found.lines}
+    )
     lang = await lang_of(interaction)
     embed = render.history(lang, character.name, currency, found.lines, page=shown, names=names)
     view = discord.ui.View(timeout=None)
@@ -113,19 +114,6 @@ async def history_view(
         )
     )
     return embed, view
-
-
-async def _names(interaction: discord.Interaction, ids: set[int | None]) -> dict[int, str]:
-    characters = bot_of(interaction).services.characters
-    names = {}
-    for character_id in ids:
-        if character_id is None:
-            continue
-        try:
-            names[character_id] = (await characters.get(character_id)).name
-        except UnknownCharacter:  # deleted since: shown as "someone"
-            continue
-    return names
 
 
 async def _viewed(interaction: discord.Interaction, name: str | None) -> Character:

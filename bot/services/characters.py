@@ -78,6 +78,17 @@ class CharacterService:
         async with self._db.read() as tx:
             return await _get(tx, character_id)
 
+    async def names(self, character_ids: Iterable[int | None]) -> dict[int, str]:
+        """``id -> name`` of the living characters among ``character_ids`` (a deleted one, or
+        None, is left out: the caller shows "someone")."""
+        found: dict[int, str] = {}
+        async with self._db.read() as tx:
+            for character_id in {c for c in character_ids if c is not None}:
+                row = await characters.get(tx, character_id)
+                if row is not None:
+                    found[character_id] = row.name
+        return found
+
     async def by_name(self, guild_id: int, name: str) -> Character:
         async with self._db.read() as tx:
             found = await characters.by_name(tx, guild_id, name_key(name))

@@ -176,3 +176,12 @@ async def test_edit_changes_name_and_traits_together_or_not_at_all(world: World)
     assert not (await world.characters.get(alice.id)).luck
     edited = await world.characters.edit(alice.id, actor_id=ALICE_USER, name="Ala", gamble=True)
     assert (edited.name, edited.gamble, edited.luck) == ("Ala", True, False)
+
+
+async def test_names_of_living_characters(world: World) -> None:
+    alice = await world.characters.create(GUILD, "Alice", owner_id=ALICE_USER)
+    bob = await world.characters.create(GUILD, "Bob", owner_id=BOB_USER)
+    await world.characters.delete(bob.id, actor_id=BOB_USER)
+    assert await world.characters.names([alice.id, bob.id, None, alice.id, 999]) == {
+        alice.id: "Alice"
+    }
