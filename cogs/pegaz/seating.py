@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.render.pegaz import hand_embed, money
+from bot.render.pegaz import Roster, hand_embed, money
 from bot.replies import Refused, answer, bot_of, lang_of
 from bot.rules import pegaz
 from bot.rules.common import NotSeated
@@ -138,8 +138,8 @@ async def pick(click: Click) -> None:
     await interaction.edit_original_response(content=text, view=None)
 
 
-@on("leave")
-async def leave(click: Click) -> None:
+async def _my_seats_here(click: Click) -> tuple[TableView, Roster, list[int]]:
+    """Acknowledge the click, and find the seats its user plays at that table (none: refused)."""
     interaction = click.interaction
     await interaction.response.defer(ephemeral=True, thinking=True)
     view = await common.table(interaction, click.target.table)
@@ -147,6 +147,13 @@ async def leave(click: Click) -> None:
     seats = await common.my_seats(interaction, view.state, roster)
     if not seats:
         raise NotSeated(player=interaction.user.id)
+    return view, roster, seats
+
+
+@on("leave")
+async def leave(click: Click) -> None:
+    interaction = click.interaction
+    _, roster, seats = await _my_seats_here(click)
     player = seats[0] if not roster[seats[0]].npc else seats[-1]
     await common.act(click, pegaz.Leave(player), expected=None)
     lang = await lang_of(interaction)
@@ -182,12 +189,7 @@ async def cancel(click: Click) -> None:
 async def show_hand(click: Click) -> None:
     """ "Show my hand": a new ephemeral message per seat the user plays, with its choices."""
     interaction = click.interaction
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    view = await common.table(interaction, click.target.table)
-    roster = await roster_of(bot_of(interaction), (view.state,))
-    seats = await common.my_seats(interaction, view.state, roster)
-    if not seats:
-        raise NotSeated(player=interaction.user.id)
+    view, roster, seats = await _my_seats_here(click)
     lang = await lang_of(interaction)
     for player in seats:
         embed = hand_embed(
