@@ -19,7 +19,9 @@ from bot.config import Settings
 from bot.i18n import Translator
 from bot.replies import report
 from bot.services import CharacterService, GuildService, PurseService, TableService
+from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock, wall_clock
+from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
 from bot.timers import TurnTimers
 
@@ -35,6 +37,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
 )
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0
+DRAIN_SECONDS = 0.05
 IN_FLIGHT: tuple[str, ...] = (
     "CommandTree-invoker",  # slash commands and autocomplete (discord.py's task names)
     "discord-ui-",  # buttons, selects, modals, dynamic items
@@ -52,16 +55,21 @@ class Services:
     purses: PurseService
     guilds: GuildService
     tables: TableService
+    surfaces: SurfaceService
+    challenges: ChallengeService
 
     @classmethod
     def build(
         cls, db: Database, settings: Settings, rng_factory: RngFactory, clock: Clock
     ) -> Services:
+        tables = TableService(db, rng_factory=rng_factory, clock=clock)
         return cls(
             characters=CharacterService(db, clock=clock),
             purses=PurseService(db, clock=clock),
             guilds=GuildService(db, default_language=settings.bot.language),
-            tables=TableService(db, rng_factory=rng_factory, clock=clock),
+            tables=tables,
+            surfaces=SurfaceService(db),
+            challenges=ChallengeService(db, tables, clock=clock),
         )
 
 
@@ -127,10 +135,10 @@ class SzulerniaBot(commands.Bot):
         self._db = await Database.open(self.settings.database.path)
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         await self.tree.set_translator(Translator())
-        for name in self._extensions:
-            await self.load_extension(name)
         restored = await self.services.tables.restore()
         log.info("restored %d open tables", len(restored))
+        for name in self._extensions:  # each game's cog redraws its tables that are behind
+            await self.load_extension(name)
         self.timers.start()
         await self.sync_commands()
 
@@ -138,6 +146,7 @@ class SzulerniaBot(commands.Bot):
         """Stop the timers, let the actions in flight finish (they may still answer), then
         disconnect and close the database."""
         await self.timers.stop()
+        await asyncio.sleep(DRAIN_SECONDS)  # let interactions already received be dispatched
         await self.finish_in_flight()
         await super().close()
         db, self._db = self._db, None

@@ -118,12 +118,15 @@ async def send_dm(
     *,
     embed: discord.Embed | None = None,
     view: discord.ui.View | None = None,
+    nonce: str | None = None,
 ) -> discord.Message | None:
     """DM a user; None when their DMs are closed (the caller then points them at the
-    "Show my hand" button, which always works)."""
+    "Show my hand" button, which always works). With a ``nonce``, Discord posts it only once."""
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+        if nonce is not None:
+            kwargs["nonce"] = nonce
         if embed is not None:
             kwargs["embed"] = embed
         if view is not None:

@@ -46,12 +46,15 @@ class TurnTimers:
     async def stop(self) -> None:
         task, self._task = self._task, None
         if task is not None:
+            # Python 3.11's wait_for may swallow a cancel that races a poke: the loop also ends
+            # when it sees that it is no longer the task to run.
+            self._wake.set()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
     async def _run(self) -> None:
-        while True:
+        while self._task is asyncio.current_task():
             try:
                 delay_ms = await self._tick()
             except asyncio.CancelledError:

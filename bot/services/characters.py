@@ -89,6 +89,17 @@ class CharacterService:
                     found[character_id] = row.name
         return found
 
+    async def many(self, character_ids: Iterable[int]) -> dict[int, Character]:
+        """The living characters among ``character_ids``, in one read (a deleted one is left
+        out), in the order asked."""
+        found: dict[int, Character] = {}
+        async with self._db.read() as tx:
+            for character_id in dict.fromkeys(character_ids):
+                row = await characters.get(tx, character_id)
+                if row is not None:
+                    found[character_id] = row
+        return found
+
     async def by_name(self, guild_id: int, name: str) -> Character:
         async with self._db.read() as tx:
             found = await characters.by_name(tx, guild_id, name_key(name))

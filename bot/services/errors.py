@@ -106,3 +106,21 @@ class PotMismatch(ServiceError):
     carried pot in the settings without ``carry_from``, or with the wrong amount."""
 
     code = "pot_mismatch"
+
+
+class UnknownChallenge(ServiceError):
+    """No challenge by that id (``challenge``)."""
+
+    code = "pazaak_challenge_unknown"
+
+
+class ChallengeAnswered(ServiceError):
+    """The challenge is no longer pending (``status``: accepted, declined, withdrawn, expired)."""
+
+    code = "pazaak_challenge_answered"
+
+
+class ChallengeExpired(ServiceError):
+    """The challenge's time ran out before it was accepted; nothing moved."""
+
+    code = "pazaak_challenge_expired"

@@ -47,7 +47,6 @@ class TableView:
     version: int
     state: Any
     seats: frozenset[int]
-    message_id: int | None
     deadline: int | None
 
 

@@ -98,6 +98,5 @@ def _live(row: TableRow, seq: int, pot: int, seats: set[int], state: Any) -> Liv
         pot,
         frozenset(seats),
         state,
-        row.message_id,
         row.next_timeout_at,
     )

@@ -48,7 +48,6 @@ class Live:
     pot: int
     seats: frozenset[int]
     state: Any
-    message_id: int | None
     deadline: int | None
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.rules.common import RulesError
+from bot.rules.common import NotSeated, RulesError
 from bot.services.clock import Clock, wall_clock
 from bot.services.errors import (
     PotMismatch,
@@ -46,7 +46,7 @@ from bot.services.table_steps import (
     step_transfers,
     write_step,
 )
-from bot.storage import ledger, tables
+from bot.storage import characters, ledger, tables
 from bot.storage.db import Database, Tx
 from bot.storage.errors import VersionConflict
 
@@ -82,8 +82,12 @@ class TableService:
         actor_id: int,
         key: int | str,
         carry_from: int | None = None,
+        claim: Callable[[Tx, int], Awaitable[None]] | None = None,
     ) -> TableOutcome:
         """Open a table and write the game's first events (antes, escrow) as version 1.
+
+        ``claim(tx, table_id)``: runs in the same transaction (e.g. marks the challenge that opens
+        the table as accepted); an error from it changes nothing.
 
         ``carry_from``: a closed table whose pot (a rolled-over pot) moves into the new one; the
         new state's pot must then match it (:class:`PotMismatch` otherwise).
@@ -106,6 +110,8 @@ class TableService:
                 at=at,
             )
             pot = await ledger.create_pot(tx, guild_id, table_id, spec.currency)
+            if claim is not None:
+                await claim(tx, table_id)
             if carry_from is not None:
                 await carry_pot(tx, carry_from, table_id, pot, guild_id, spec, actor_id, at)
             empty = Live(
@@ -120,7 +126,6 @@ class TableService:
                 pot=pot,
                 seats=frozenset(),
                 state=None,
-                message_id=None,
                 deadline=None,
             )
             after, moved = await write_step(
@@ -148,9 +153,68 @@ class TableService:
         key: int | str,
         expected_version: int | None,
         actor_id: int | None,
+        seat: int | None = None,
     ) -> TableOutcome:
-        """Apply one rules action to the table. See the module docstring for the guarantees."""
-        return await self._step(table_id, str(key), expected_version, actor_id, "act", action)
+        """Apply one rules action to the table. See the module docstring for the guarantees.
+
+        ``seat``: the character the action is made for; refused (:class:`NotSeated`) unless the
+        actor plays it (its owner: an NPC's GM)."""
+        return await self._step(table_id, str(key), expected_version, actor_id, "act", action, seat)
+
+    async def act_on_latest(
+        self,
+        table_id: int,
+        make: Callable[[TableView], Any],
+        *,
+        key: int | str,
+        actor_id: int | None,
+        seat: int | None = None,
+        retries: int = 3,
+    ) -> TableOutcome:
+        """Apply ``make(table)`` at the table's version now; if another step got in between, look
+        again (``make`` may refuse the new state by raising), at most ``retries`` times."""
+        for attempt in range(retries):
+            view = await self.get(table_id)
+            try:
+                return await self.act(
+                    table_id,
+                    make(view),
+                    key=key,
+                    expected_version=view.version,
+                    actor_id=actor_id,
+                    seat=seat,
+                )
+            except StaleAction:
+                if attempt == retries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def dry_run(self, table_id: int, action: Any) -> Any:
+        """The state ``action`` would lead to now, after the purses are synced, without writing
+        anything: a price or a permission is asked of the rules exactly as the step would be.
+        Raises the rules' error when they refuse it."""
+        live = await self._live(table_id)
+        if live.status in CLOSED:
+            raise TableClosed(table=table_id, status=live.status)
+        spec = self._spec(live.game)
+        async with self._db.read() as tx:
+            purses = await seat_purses(tx, spec, live) if spec.sync else None
+        state, _ = rules_step(spec, live.state, "act", action, random.Random(0), purses)
+        return state
+
+    async def synced(self, table_id: int) -> Any:
+        """The table's state as the next step would see it: with the seats' purses synced."""
+        live = await self._live(table_id)
+        spec = self._spec(live.game)
+        if live.status in CLOSED or spec.sync is None:
+            return live.state
+        async with self._db.read() as tx:
+            purses = await seat_purses(tx, spec, live)
+        sync = spec.sync(live.state, purses)
+        if sync is None:
+            return live.state
+        state, _ = spec.rules.apply(live.state, sync, random.Random(0))
+        return state
 
     async def cancel(
         self,
@@ -178,17 +242,6 @@ class TableService:
 
     async def get(self, table_id: int) -> TableView:
         return _view(await self._live(table_id))
-
-    async def set_message(self, table_id: int, message_id: int | None) -> None:
-        """Remember the Discord message that shows the table (not a game step: no new version)."""
-        async with self._lock(table_id):
-            async with self._db.transaction() as tx:
-                if await tables.get(tx, table_id) is None:
-                    raise UnknownTable(table=table_id)
-                await tables.set_message(tx, table_id, message_id)
-            cached = self._cache.get(table_id)
-            if cached is not None:
-                self._cache[table_id] = replace(cached, message_id=message_id)
 
     async def by_key(self, key: int | str) -> int | None:
         """The table that the action carrying ``key`` wrote to (e.g. the table a :meth:`create`
@@ -246,6 +299,20 @@ class TableService:
             blobs = await tables.events(tx, table_id)
         return decode(self._loader.spec(row.game).rules, blobs)
 
+    async def step_events(self, table_id: int, after: int, upto: int) -> dict[int, list[Any]]:
+        """The events of each version in ``(after, upto]`` (a version without events is absent):
+        what the publisher announces."""
+        async with self._db.read() as tx:
+            row = await tables.get(tx, table_id)
+            if row is None:
+                raise UnknownTable(table=table_id)
+            rows = await tables.events_between(tx, table_id, after, upto)
+        rules = self._loader.spec(row.game).rules
+        found: dict[int, list[bytes]] = {}
+        for version, blob in rows:
+            found.setdefault(version, []).append(blob)
+        return {version: decode(rules, blobs) for version, blobs in found.items()}
+
     async def pot_balance(self, table_id: int) -> int:
         """What the table's pot account holds (a finished table may keep a rolled-over pot)."""
         async with self._db.read() as tx:
@@ -267,6 +334,7 @@ class TableService:
     def _remember(self, live: Live) -> None:
         if live.status in CLOSED:
             self._cache.pop(live.id, None)
+            self._locks.pop(live.id, None)  # a closed table takes no more steps
         else:
             self._cache[live.id] = live
 
@@ -278,6 +346,7 @@ class TableService:
         actor_id: int | None,
         mode: Mode,
         action: Any,
+        seat: int | None = None,
     ) -> TableOutcome:
         async with self._lock(table_id):
             try:
@@ -285,6 +354,8 @@ class TableService:
                     repeat = await self._repeat(tx, key)
                     if repeat is not None:
                         return repeat
+                    if seat is not None and await characters.owner_of(tx, seat) != actor_id:
+                        raise NotSeated(player=actor_id)
                     before = self._cache.get(table_id) or await self._loader.load(tx, table_id)
                     if expected_version is not None and expected_version != before.version:
                         raise StaleAction(
@@ -365,7 +436,6 @@ def _view(live: Live) -> TableView:
         live.version,
         live.state,
         live.seats,
-        live.message_id,
         live.deadline,
     )
 

@@ -94,6 +94,14 @@ async def insert(
         raise
 
 
+async def owner_of(tx: Tx, character_id: int) -> int | None:
+    """The user who plays a living character (an NPC's GM), or None."""
+    value = await tx.fetchval(
+        "SELECT owner_id FROM characters WHERE id = ? AND deleted_at IS NULL", (character_id,)
+    )
+    return None if value is None else int(value)
+
+
 async def get(tx: Tx, character_id: int) -> CharacterRow | None:
     row = await tx.fetchone(
         f"SELECT {_COLUMNS} FROM characters WHERE id = ? AND deleted_at IS NULL", (character_id,)

@@ -3,7 +3,8 @@
 Each migration is a list of single SQL statements, applied in one transaction together with the
 new ``user_version`` (it is part of the file header, so it rolls back with the rest). A file at
 version 1 is the "old" schema; migration 2 adds the meta table, the turn-timer deadlines and the
-state snapshots.
+state snapshots; migration 3 what each table has published to Discord (the marks of the
+publisher, and the hand messages) and the Pazaak challenges.
 Never edit a released migration: append a new one.
 
 Money: ``accounts`` holds one balance per purse (character and currency), per table pot, and per
@@ -158,7 +159,59 @@ _V2 = (
             OR EXISTS (SELECT 1 FROM characters)""",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+_V3 = (
+    # What each table shows in Discord, as published (see ``cogs.kit.publisher``): the version
+    # the table message was last drawn at, and the last version whose posts (announcements,
+    # hand deliveries, the GM's notes) went out. A live table whose marks are behind its version
+    # is brought up to date at startup. Tables from before start with their board to redraw and
+    # their old announcements done.
+    "ALTER TABLE tables ADD COLUMN board_version INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN posted_version INTEGER NOT NULL DEFAULT 0",
+    "UPDATE tables SET posted_version = version",
+    "UPDATE tables SET board_version = version WHERE status IN ('finished', 'cancelled')",
+    """CREATE INDEX tables_behind ON tables (id)
+        WHERE board_version < version OR posted_version < version""",
+    # A message that shows one seat's hand (a DM, edited in place), and a digest of what it shows.
+    """CREATE TABLE table_hands (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        player INTEGER NOT NULL,
+        channel_id INTEGER,
+        message_id INTEGER,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (table_id, player)
+    ) WITHOUT ROWID""",
+    """INSERT INTO table_hands (table_id, player, channel_id, message_id, digest)
+        SELECT CAST(substr(key, 11, instr(substr(key, 11), ':') - 1) AS INTEGER),
+               CAST(substr(substr(key, 11), instr(substr(key, 11), ':') + 1) AS INTEGER),
+               CAST(substr(value, 1, instr(value, ':') - 1) AS INTEGER),
+               CAST(substr(value, instr(value, ':') + 1) AS INTEGER), ''
+        FROM meta WHERE key LIKE 'pazaak:dm:%' AND EXISTS (SELECT 1 FROM tables t WHERE
+            t.id = CAST(substr(key, 11, instr(substr(key, 11), ':') - 1) AS INTEGER))""",
+    "DELETE FROM meta WHERE key LIKE 'pazaak:dm:%'",
+    # A Pazaak challenge: its terms, its message, and its life (pending until it is answered or
+    # expires; accepted in the same transaction that opens its table and escrows both wagers).
+    """CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        challenger INTEGER NOT NULL REFERENCES characters (id),
+        opponent INTEGER NOT NULL REFERENCES characters (id),
+        created_by INTEGER NOT NULL,
+        settings TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN
+            ('pending', 'accepted', 'declined', 'withdrawn', 'expired')),
+        table_id INTEGER REFERENCES tables (id),
+        answered_at INTEGER,
+        drawn INTEGER NOT NULL DEFAULT 0 CHECK (drawn IN (0, 1)),
+        CHECK ((status = 'accepted') = (table_id IS NOT NULL))
+    )""",
+    "CREATE INDEX challenges_open ON challenges (expires_at) WHERE status = 'pending'",
+    "CREATE INDEX challenges_undrawn ON challenges (id) WHERE drawn = 0 AND status <> 'pending'",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 LATEST = len(MIGRATIONS)
 
 

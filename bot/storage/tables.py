@@ -116,10 +116,6 @@ async def advance(
     return expected + 1
 
 
-async def set_message(tx: Tx, table_id: int, message_id: int | None) -> None:
-    await tx.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
-
-
 async def due_timeouts(tx: Tx, now: int) -> list[tuple[int, int, int]]:
     """``(table_id, version, deadline)`` of live tables whose turn timer is due at ``now``."""
     rows = await tx.fetchall(
@@ -173,6 +169,16 @@ async def events_of_version(tx: Tx, table_id: int, version: int) -> list[tuple[i
         (table_id, version),
     )
     return [(int(s), bytes(d)) for s, d in rows]
+
+
+async def events_between(tx: Tx, table_id: int, after: int, upto: int) -> list[tuple[int, bytes]]:
+    """``(version, data)`` of the events of versions ``after < version <= upto``, in order."""
+    rows = await tx.fetchall(
+        "SELECT version, data FROM table_events WHERE table_id = ? AND version > ? "
+        "AND version <= ? ORDER BY seq",
+        (table_id, after, upto),
+    )
+    return [(int(v), bytes(d)) for v, d in rows]
 
 
 async def event_count(tx: Tx, table_id: int) -> int:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.pazaak.buttons import DYNAMIC_ITEMS
-from cogs.pazaak.challenge import ChallengeButton
 from cogs.pazaak.commands import Pazaak
 
 if TYPE_CHECKING:
@@ -14,5 +12,4 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: SzulerniaBot) -> None:
-    bot.add_dynamic_items(ChallengeButton, *DYNAMIC_ITEMS)
     await bot.add_cog(Pazaak(bot))

@@ -1,4 +1,5 @@
-"""``/pazaak``: challenge, collection, deck, grant, rules; and the table events of the timers."""
+"""``/pazaak``: challenge, collection, deck, grant, rules; the match's buttons (``moves``), the
+challenges' (``challenge``); and the table events of the timers."""
 
 from __future__ import annotations
 
@@ -17,34 +18,43 @@ from bot.rules.money import CREDITS, parse_amount
 from bot.services.outcomes import TableOutcome
 from bot.timers import WARN_BEFORE_MS
 from cogs.common import acting_character, all_names, guild_id_of, my_names, require_gm
-from cogs.pazaak import buttons
-from cogs.pazaak.challenge import (
-    CHALLENGE_SECONDS,
-    Terms,
-    challenge_view,
-    option_flags,
-    selection,
-)
-from cogs.pazaak.common import controls, mention
+from cogs.pazaak.challenge import CHALLENGE_SECONDS, ChallengeActs, selection
+from cogs.pazaak.common import controls, mention, pinging
 from cogs.pazaak.deck import DeckModal
-from cogs.pazaak.flow import COG_NAME, Flow
+from cogs.pazaak.moves import MatchActs
+from cogs.pazaak.scene import PazaakScene
+from cogs.pazaak.views import PREFIX, challenge_view
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
 MAX_GRANT = 50
 DEFAULT_TURN = 300
+COG_NAME = "pazaak"
 
 
 class Pazaak(
+    MatchActs,
+    ChallengeActs,
     commands.GroupCog,
     name=COG_NAME,
     group_name="pazaak",
     group_description="Pazaak (Star Wars): challenges, side decks and the rules.",
 ):
+    GAME = pazaak.GAME
+    PREFIX = PREFIX
+
     def __init__(self, bot: SzulerniaBot) -> None:
-        self.bot = bot
-        self.flow = Flow(bot, buttons.hand_view, buttons.board_view)
+        super().__init__(bot, PazaakScene(bot))
+        self.challenge_setup()
+
+    async def cog_load(self) -> None:
+        await super().cog_load()  # the tables that are behind first: a board is then below
+        await self.challenges_load()
+
+    async def cog_unload(self) -> None:
+        self.challenges_unload()
+        await super().cog_unload()
 
     @app_commands.command(
         name="challenge", description="Challenge another character to a match of pazaak."
@@ -82,46 +92,55 @@ class Pazaak(
         nine_card_win: bool = True,
         starter: str = "alternate",
     ) -> None:
-        async with self.flow.working():
-            lang = await lang_of(interaction)
-            services = self.bot.services
-            me = await acting_character(interaction, character)
-            them = await services.characters.by_name(guild_id_of(interaction), opponent)
-            if them.id == me.id:
-                raise Refused("pazaak_self_challenge")
-            amount = parse_amount(wager, CREDITS)
-            if await services.tables.seated_at(me.id):
-                raise Refused("pazaak_busy", name=me.name)
-            if amount and await services.purses.balance(me.id, CREDITS.code) < amount:
-                raise Refused(
-                    "pazaak_cannot_pay", name=me.name, amount=amount, currency=CREDITS.code
-                )
-            flags = option_flags(
-                main_deck=main_deck,
-                kotor2_cards=kotor2_cards,
-                nine_card_win=nine_card_win,
-                starter=starter,
-            )
-            expires = self.bot.clock() // 1000 + CHALLENGE_SECONDS
-            terms = Terms(me.id, them.id, amount, turn_timeout, expires, flags)
-            await selection(self.flow, me, kotor2_cards=kotor2_cards)
-            text = pazaak_text.challenge(
-                lang,
-                mention=mention(them.owner_id),
-                challenger=me.name,
-                opponent=them.name,
-                wager=amount,
-                turn=turn_timeout,
-                expires=terms.expires,
-                settings=terms.settings(),
-            )
-            await answer(
-                interaction,
-                text,
-                view=challenge_view(terms, lang),
-                ephemeral=False,
-                mention=discord.Object(them.owner_id),
-            )
+        lang = await lang_of(interaction)
+        services = self.bot.services
+        me = await acting_character(interaction, character)
+        them = await services.characters.by_name(guild_id_of(interaction), opponent)
+        if them.id == me.id:
+            raise Refused("pazaak_self_challenge")
+        amount = parse_amount(wager, CREDITS)
+        if await services.tables.seated_at(me.id):
+            raise Refused("pazaak_busy", name=me.name)
+        if amount and await services.purses.balance(me.id, CREDITS.code) < amount:
+            raise Refused("pazaak_cannot_pay", name=me.name, amount=amount, currency=CREDITS.code)
+        settings = pazaak.PazaakSettings(
+            wager=amount,
+            turn_timeout=turn_timeout,
+            main_deck="infinite" if main_deck == "infinite" else "pool",
+            kotor2_cards=kotor2_cards,
+            nine_card_win=nine_card_win,
+            starter="loser" if starter == "loser" else "alternate",
+        )
+        await selection(self.bot, me, kotor2_cards=kotor2_cards)
+        assert interaction.channel_id is not None
+        row = await services.challenges.create(
+            guild_id=guild_id_of(interaction),
+            channel_id=interaction.channel_id,
+            challenger=me.id,
+            opponent=them.id,
+            created_by=interaction.user.id,
+            settings=settings.model_dump_json(),
+            seconds=CHALLENGE_SECONDS,
+        )
+        text = pazaak_text.challenge(
+            lang,
+            mention=mention(them.owner_id),
+            challenger=me.name,
+            opponent=them.name,
+            wager=amount,
+            turn=turn_timeout,
+            expires=row.expires_at // 1000,
+            settings=settings,
+        )
+        await answer(
+            interaction,
+            text,
+            view=challenge_view(row.id, lang),
+            ephemeral=False,
+            mention=discord.Object(them.owner_id),
+        )
+        message = await interaction.original_response()
+        await services.challenges.set_message(row.id, message.id)
 
     @app_commands.command(name="collection", description="Show a character's side cards.")
     @app_commands.describe(character="Whose side cards (default: your active character).")
@@ -129,19 +148,16 @@ class Pazaak(
     async def collection(
         self, interaction: discord.Interaction[Any], character: str | None = None
     ) -> None:
-        async with self.flow.working():
-            lang = await lang_of(interaction)
-            if character:
-                who = await self.bot.services.characters.by_name(
-                    guild_id_of(interaction), character
-                )
-            else:
-                who = await acting_character(interaction, None)
-            deck = who.selection if await controls(interaction, who) else None
-            embed = pazaak_text.collection(
-                lang, name=who.name, side_cards=who.side_cards, selection=deck
-            )
-            await answer(interaction, embed=embed, ephemeral=True)
+        lang = await lang_of(interaction)
+        if character:
+            who = await self.bot.services.characters.by_name(guild_id_of(interaction), character)
+        else:
+            who = await acting_character(interaction, None)
+        deck = who.selection if await controls(interaction, who) else None
+        embed = pazaak_text.collection(
+            lang, name=who.name, side_cards=who.side_cards, selection=deck
+        )
+        await answer(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(
         name="deck", description="Choose the 10 side cards your character brings to a match."
@@ -151,12 +167,11 @@ class Pazaak(
     async def deck(
         self, interaction: discord.Interaction[Any], character: str | None = None
     ) -> None:
-        async with self.flow.working():
-            lang = await lang_of(interaction)
-            who = await acting_character(interaction, character)
-            if not who.side_cards:
-                raise Refused("pazaak_no_side_cards", name=who.name)
-            await interaction.response.send_modal(DeckModal(self.flow, who, lang))
+        lang = await lang_of(interaction)
+        who = await acting_character(interaction, character)
+        if not who.side_cards:
+            raise Refused("pazaak_no_side_cards", name=who.name)
+        await interaction.response.send_modal(DeckModal(who, lang))
 
     @app_commands.command(name="grant", description="(GM) Give side cards to a character as loot.")
     @app_commands.describe(
@@ -167,31 +182,30 @@ class Pazaak(
     async def grant(
         self, interaction: discord.Interaction[Any], character: str, cards: str
     ) -> None:
-        async with self.flow.working():
-            await require_gm(interaction)
-            lang = await lang_of(interaction)
-            services = self.bot.services
-            who = await services.characters.by_name(guild_id_of(interaction), character)
-            words = [word for word in re.split(r"[\s,;]+", cards) if word]
-            if not words:
-                raise Refused("pazaak_grant_empty")
-            if len(words) > MAX_GRANT:
-                raise Refused("pazaak_grant_too_many", max=MAX_GRANT)
-            found = []
-            for word in words:
-                try:
-                    found.append(pazaak.parse_side_card(word))
-                except pazaak.UnknownSideCard as exc:
-                    codes = " ".join(card.code for card in pazaak.ALL_SIDE_CARDS)
-                    raise Refused("pazaak_grant_unknown", card=word, codes=codes) from exc
-            given = await services.characters.give_side_cards(who.id, [c.code for c in found])
-            text = t(
-                lang,
-                "pazaak.grant.done",
-                name=given.name,
-                cards=pazaak_text.counted([c.code for c in found], lang),
-            )
-            await answer(interaction, text, ephemeral=False)
+        await require_gm(interaction)
+        lang = await lang_of(interaction)
+        services = self.bot.services
+        who = await services.characters.by_name(guild_id_of(interaction), character)
+        words = [word for word in re.split(r"[\s,;]+", cards) if word]
+        if not words:
+            raise Refused("pazaak_grant_empty")
+        if len(words) > MAX_GRANT:
+            raise Refused("pazaak_grant_too_many", max=MAX_GRANT)
+        found = []
+        for word in words:
+            try:
+                found.append(pazaak.parse_side_card(word))
+            except pazaak.UnknownSideCard as exc:
+                codes = " ".join(card.code for card in pazaak.ALL_SIDE_CARDS)
+                raise Refused("pazaak_grant_unknown", card=word, codes=codes) from exc
+        given = await services.characters.give_side_cards(who.id, [c.code for c in found])
+        text = t(
+            lang,
+            "pazaak.grant.done",
+            name=given.name,
+            cards=pazaak_text.counted([c.code for c in found], lang),
+        )
+        await answer(interaction, text, ephemeral=False)
 
     @app_commands.command(name="rules", description="Show the rules of pazaak.")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -202,15 +216,26 @@ class Pazaak(
 
     @commands.Cog.listener()
     async def on_table_outcome(self, outcome: TableOutcome) -> None:
-        """A turn timed out: show it like any move."""
-        if outcome.game != pazaak.GAME:
-            return
-        async with self.flow.working(), self.flow.lock(outcome.table_id):
-            await self.flow.publish(outcome)
+        """A turn timed out, or a GM closed the table: show it like any move."""
+        if outcome.game == pazaak.GAME:
+            await self.publisher.publish(outcome.table_id)
 
     @commands.Cog.listener()
     async def on_turn_warning(self, table_id: int, version: int) -> None:
-        async with self.flow.working():
-            table = await self.bot.services.tables.get(table_id)
-            if table.game == pazaak.GAME:
-                await self.flow.warn(table_id, version, WARN_BEFORE_MS)
+        """Ping the player whose turn is about to time out (if the turn is long enough to)."""
+        table = await self.bot.services.tables.get(table_id)
+        if table.game != pazaak.GAME:
+            return
+        state: pazaak.PazaakState = table.state
+        player = state.current_player
+        if table.version != version or player is None or table.deadline is None:
+            return
+        if state.settings.turn_timeout * 1000 <= WARN_BEFORE_MS:
+            return
+        who = await self.bot.services.characters.get(player)
+        lang = await self.bot.services.guilds.language(table.guild_id)
+        text = pazaak_text.turn_warning(
+            lang, mention=mention(who.owner_id), name=who.name, deadline_ms=table.deadline
+        )
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await channel.send(text, allowed_mentions=pinging(who.owner_id))

@@ -1,14 +1,11 @@
-"""What the pazaak cog's modules share: its refusals, who may act for a character, mentions, and
-which hands a step changed."""
+"""What the pazaak cog's modules share: who may act for a character, and mentions."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from bot.rules import pazaak
 from bot.services.outcomes import Character
 
 
@@ -28,23 +25,3 @@ def pinging(user_id: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         users=[discord.Object(user_id)], roles=False, everyone=False, replied_user=False
     )
-
-
-def dm_key(table_id: int, player: int) -> str:
-    return f"pazaak:dm:{table_id}:{player}"
-
-
-def names_of(players: dict[int, Character]) -> dict[int, str]:
-    return {pid: who.name for pid, who in players.items()}
-
-
-def touched_players(state: pazaak.PazaakState, events: Sequence[Any]) -> list[int]:
-    """The players whose hand view this step changed (their DM is edited)."""
-    both = [p.id for p in state.players]
-    touched = {state.current_player} if state.current_player is not None else set()
-    for event in events:
-        if isinstance(event, pazaak.SetStarted | pazaak.SetEnded | pazaak.MatchEnded):
-            touched.update(both)
-        elif isinstance(event, pazaak.CardPlayed | pazaak.TurnEnded | pazaak.Stood):
-            touched.add(event.player)
-    return [pid for pid in both if pid in touched]

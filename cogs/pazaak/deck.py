@@ -17,13 +17,12 @@ import discord
 from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.render import pazaak_text
-from bot.replies import answer, bot_of
+from bot.replies import answer, bot_of, report
 from bot.rules.pazaak import ALL_SIDE_CARDS, SELECTION_SIZE, SideCard
 from bot.services.errors import InvalidSideCards
 from bot.services.outcomes import Character
 from cogs.common import is_gm
 from cogs.pazaak.challenge import deck_refusal
-from cogs.pazaak.flow import Flow
 
 MAX_OPTIONS = 25
 GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -63,9 +62,9 @@ def _options(
 
 
 class DeckModal(discord.ui.Modal):
-    def __init__(self, flow: Flow, who: Character, lang: Lang) -> None:
+    def __init__(self, who: Character, lang: Lang) -> None:
         super().__init__(title=t(lang, "pazaak.deck.title", name=who.name)[:45], timeout=900)
-        self.flow, self.who, self.lang = flow, who, lang
+        self.who, self.lang = who, lang
         owned, chosen = Counter(who.side_cards), Counter(who.selection)
         self.menus: list[discord.ui.Select[Any]] = []
         for group, kinds in GROUPS:
@@ -89,11 +88,10 @@ class DeckModal(discord.ui.Modal):
             self.add_item(label)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        async with self.flow.working():
-            try:
-                await self._save(interaction)
-            except Exception as exc:
-                await self.flow.refuse(interaction, exc)
+        try:
+            await self._save(interaction)
+        except Exception as exc:
+            await report(interaction, exc, lang=self.lang)
 
     async def _save(self, interaction: discord.Interaction[Any]) -> None:
         codes = [value.split("|")[0] for menu in self.menus for value in menu.values]

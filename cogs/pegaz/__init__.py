@@ -1,27 +1,24 @@
 """Three-Card Pegasus at a Discord table: ``/pegaz`` and the buttons of its tables.
 
-- ``commands``: the ``/pegaz`` group and the listeners for timeouts and the exchange modal;
+- ``commands``: the cog: the ``/pegaz`` group, and the listeners for the turn timers;
 - ``seating``: the table message's buttons (join, leave, start, cancel, show my hand, rulings,
-  offerings, a new game);
-- ``turns``: a player's own moves (modifier choices, pay & exchange, check, fold);
-- ``flow``: what everyone is told after each step; ``views``: the components; ``buttons``: the
-  restart-proof ``DynamicItem`` ids; ``inputs``: reading what players type.
+  offerings, a new game), as cog methods;
+- ``turns``: a player's own moves (modifier choices, pay & exchange, check, fold), as cog methods;
+- ``scene``: what a table shows (the board and each step's posts), for the kit's publisher;
+  ``views``: the components; ``inputs``: reading what players type.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.pegaz import seating, turns
-from cogs.pegaz.buttons import PegazButton, PegazSelect
 from cogs.pegaz.commands import Pegaz
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
-__all__ = ["Pegaz", "seating", "turns"]
+__all__ = ["Pegaz"]
 
 
 async def setup(bot: SzulerniaBot) -> None:
-    bot.add_dynamic_items(PegazButton, PegazSelect)
     await bot.add_cog(Pegaz(bot))

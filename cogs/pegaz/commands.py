@@ -15,15 +15,18 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render.pegaz import odds_embed
+from bot.render.pegaz_events import mention_of
 from bot.replies import Refused, answer, bot_of, lang_of
 from bot.rules import pegaz
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableOutcome
 from cogs.common import acting_character, guild_id_of, my_names, require_gm
-from cogs.pegaz import common, inputs
-from cogs.pegaz.buttons import dispatch_modal
-from cogs.pegaz.flow import Publisher
-from cogs.pegaz.seating import open_table, sit
+from cogs.kit.cog import TableKit
+from cogs.pegaz import inputs
+from cogs.pegaz.scene import PegazScene, mentions
+from cogs.pegaz.seating import Seating
+from cogs.pegaz.turns import Turns
+from cogs.pegaz.views import PREFIX
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -49,7 +52,9 @@ async def _table_id(interaction: discord.Interaction[Any], table: int | None) ->
     """The table named, else the only Pegasus table live in this channel."""
     bot = bot_of(interaction)
     if table is not None:
-        await common.table(interaction, table)
+        view = await bot.services.tables.get(table)
+        if view.game != pegaz.GAME or view.guild_id != interaction.guild_id:
+            raise UnknownTable(table=table)
         return table
     found = []
     for table_id in await bot.services.tables.live_in_channel(
@@ -65,14 +70,25 @@ async def _table_id(interaction: discord.Interaction[Any], table: int | None) ->
 
 
 class Pegaz(
+    Seating,
+    Turns,
     commands.GroupCog,
-    name=common.COG_NAME,
+    name="Pegaz",
     group_name="pegaz",
     group_description="Three-Card Pegasus: open a table, sit down, see the odds.",
 ):
+    GAME = pegaz.GAME
+    PREFIX = PREFIX
+
     def __init__(self, bot: SzulerniaBot) -> None:
-        self.bot = bot
-        self.publisher = Publisher(bot)
+        self.publisher_scene = PegazScene(bot)
+        TableKit.__init__(self, bot, self.publisher_scene)
+
+    def seated(self, state: pegaz.PegazState) -> list[int]:
+        return [seat.player for seat in state.seats]
+
+    def on_turn(self, state: pegaz.PegazState) -> int | None:
+        return pegaz.whose_turn(state)
 
     @app_commands.command(name="open", description="Open a Three-Card Pegasus table here (GM).")
     @app_commands.describe(
@@ -120,7 +136,7 @@ class Pegaz(
             detection=detection,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table_id = await open_table(interaction, settings)
+        table_id = await self.open_table(interaction, settings)
         await answer(
             interaction, t(await lang_of(interaction), "pegaz.done.opened", table=table_id)
         )
@@ -139,7 +155,8 @@ class Pegaz(
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = await acting_character(interaction, character)
-        await sit(interaction, await _table_id(interaction, table), who)
+        text = await self.sit(interaction, await _table_id(interaction, table), who)
+        await answer(interaction, text)
 
     @app_commands.command(
         name="seat", description="Seat an NPC at a table; you play its turns (GM)."
@@ -157,7 +174,8 @@ class Pegaz(
         who = await bot_of(interaction).services.characters.by_name(guild_id_of(interaction), npc)
         if not who.is_npc:
             raise Refused("pegaz_not_npc", name=who.name)
-        await sit(interaction, await _table_id(interaction, table), who)
+        text = await self.sit(interaction, await _table_id(interaction, table), who)
+        await answer(interaction, text)
 
     @app_commands.command(name="odds", description="A hand's exact chance to beat a random hand.")
     @app_commands.describe(
@@ -179,21 +197,31 @@ class Pegaz(
         embed = odds_embed(faces, die, where, await lang_of(interaction))
         await answer(interaction, embed=embed)
 
-    # --- the timers and the modal -----------------------------------------------------------------
+    # --- the timers ------------------------------------------------------------------------------
 
     @commands.Cog.listener()
     async def on_table_outcome(self, outcome: TableOutcome) -> None:
         if outcome.game == pegaz.GAME:
-            await self.publisher.publish(outcome)
+            await self.publisher.publish(outcome.table_id)
 
     @commands.Cog.listener()
     async def on_turn_warning(self, table_id: int, version: int) -> None:
+        """Ping whoever must act ~a minute before their time runs out."""
         try:
-            await self.publisher.warn(table_id, version)
+            view = await self.table(table_id)
         except UnknownTable:
             return
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type is discord.InteractionType.modal_submit:
-            await dispatch_modal(interaction)
+        if view.version != version or view.deadline is None:
+            return
+        waiting = pegaz.to_act(view.state)
+        if not waiting:
+            return
+        lang = await self.bot.services.guilds.language(view.guild_id)
+        roster = await self.publisher_scene.roster(view.state)
+        users = ", ".join(dict.fromkeys(mention_of(roster, p) for p in waiting))
+        text = t(lang, "pegaz.ev.warning", users=users, at=f"<t:{view.deadline // 1000}:R>")
+        channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=mentions(text))
+        except discord.HTTPException as exc:
+            log.warning("table %d: the turn warning was refused (%s)", table_id, exc.status)

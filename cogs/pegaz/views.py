@@ -12,7 +12,11 @@ from bot.i18n import Lang, t
 from bot.render.pegaz import Roster, card, modifier_label, money
 from bot.rules import pegaz
 from bot.services.outcomes import Character
-from cogs.pegaz.buttons import MODAL, PegazButton, PegazSelect, Target
+from cogs.kit.ids import Target, button
+from cogs.kit.ids import select as menu
+
+PREFIX = "pg"
+"""The custom_id prefix of every Pegasus component."""
 
 PRIMARY = discord.ButtonStyle.primary
 SUCCESS = discord.ButtonStyle.success
@@ -36,7 +40,9 @@ def table_view(
         act: str, key: str, style: discord.ButtonStyle, row: int, arg: str = "", **kw: Any
     ) -> None:
         label = t(lang, key, **kw)
-        view.add_item(PegazButton(Target(table_id, version, act, arg), label, style=style, row=row))
+        view.add_item(
+            button(Target(PREFIX, table_id, version, act, arg), label, style=style, row=row)
+        )
 
     phase = state.phase
     if phase is pegaz.Phase.SEATING:
@@ -63,8 +69,8 @@ def table_view(
     ):  # a rolled-over pot, or a carried one its cancelled game left: for the next game
         add("again", "pegaz.btn.again", SECONDARY, 0)
     if not pegaz.is_over(state):  # "Show my hand" is there for as long as the table lives
-        hand = Target(table_id, 0, "hand")
-        view.add_item(PegazButton(hand, t(lang, "pegaz.btn.hand"), row=1))
+        hand = Target(PREFIX, table_id, 0, "hand")
+        view.add_item(button(hand, t(lang, "pegaz.btn.hand"), row=1))
         if not pegaz.is_settled(state):
             add("cancel", "pegaz.btn.cancel", DANGER, 1)
     return view
@@ -76,8 +82,8 @@ def character_pick_view(
     """The Join button's menu for a user with several characters and none active."""
     options = [discord.SelectOption(label=c.name[:100], value=str(c.id)) for c in characters[:25]]
     view = _view()
-    target = Target(table_id, version, "pick")
-    view.add_item(PegazSelect(target, options, placeholder=t(lang, "pegaz.pick.character")))
+    target = Target(PREFIX, table_id, version, "pick")
+    view.add_item(menu(target, options, placeholder=t(lang, "pegaz.pick.character")))
     return view
 
 
@@ -94,11 +100,8 @@ def choices_view(
     die, hand = state.settings.die, seat.hand
     deal = seat.paid
     view = _view()
-    view.add_item(
-        PegazButton(
-            Target(table_id, deal, "keep", str(player)), t(lang, "pegaz.btn.keep"), style=SUCCESS
-        )
-    )
+    keep = Target(PREFIX, table_id, deal, "keep", str(player))
+    view.add_item(button(keep, t(lang, "pegaz.btn.keep"), style=SUCCESS))
 
     def select(act: str, key: str, choices: Sequence[Sequence[tuple[int, int]]], row: int) -> None:
         options = [
@@ -108,14 +111,8 @@ def choices_view(
             )
             for shifts in choices
         ]
-        view.add_item(
-            PegazSelect(
-                Target(table_id, deal, act, str(player)),
-                options,
-                placeholder=t(lang, key),
-                row=row,
-            )
-        )
+        target = Target(PREFIX, table_id, deal, act, str(player))
+        view.add_item(menu(target, options, placeholder=t(lang, key), row=row))
 
     # The choices are the rules' own (legal_actions), sorted into one menu per kind of move.
     mine = [a for a in pegaz.legal_actions(state) if getattr(a, "player", None) == player]
@@ -142,7 +139,7 @@ def exchange_modal(
     top = t(lang, "pegaz.settings.none") if high is None else money(high - low, lang)
     modal = discord.ui.Modal(
         title=t(lang, "pegaz.modal.title")[:45],
-        custom_id=Target(table_id, version, "pay", str(player)).custom_id(MODAL),
+        custom_id=Target(PREFIX, table_id, version, "pay", str(player)).custom_id,
         timeout=900,
     )
     yours = " · ".join(f"{i + 1} {card(die, face, lang)}" for i, face in enumerate(hand))
@@ -180,10 +177,10 @@ def confirm_view(
 ) -> discord.ui.View:
     """The "Pay …" button under the exchange preview."""
     picked = "".join(str(c) for c in cards) or "x"
-    target = Target(table_id, version, "paid", f"{player}.{picked}.{stake}")
+    target = Target(PREFIX, table_id, version, "paid", f"{player}.{picked}.{stake}")
     view = _view()
     label = t(lang, "pegaz.btn.pay", price=money(price, lang))
-    view.add_item(PegazButton(target, label, style=SUCCESS))
+    view.add_item(button(target, label, style=SUCCESS))
     return view
 
 
@@ -204,11 +201,6 @@ def check_view(
         for target in targets
     ]
     view = _view()
-    view.add_item(
-        PegazSelect(
-            Target(table_id, version, "check", str(player)),
-            options,
-            placeholder=t(lang, "pegaz.pick.check"),
-        )
-    )
+    target = Target(PREFIX, table_id, version, "check", str(player))
+    view.add_item(menu(target, options, placeholder=t(lang, "pegaz.pick.check")))
     return view

@@ -1,5 +1,6 @@
 """Helpers for the pazaak end-to-end tests: two players at a table, moves as people make them
-(buttons on the board, in the hand DM, or under "Show my hand"), and waiting until the bot is done.
+(buttons on the board, in the hand DM, or under "Show my hand"), and waiting until the bot is done
+(its requests to the fake have gone quiet).
 
 Characters, purses and side cards are made through the services directly, so these tests do not
 depend on the other cogs. Ahsoka (Alice's) challenges Bastila (Bob's): Ahsoka sits in seat 0.
@@ -15,33 +16,58 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.services.outcomes import Character
-from cogs.pazaak.flow import Flow
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 
+DEFERRED_UPDATE = 6
 MINUS = "\u2212"
 LABELS = ("end", "stand")
 Move = tuple[str, str] | tuple[str, str, int] | tuple[str, str, int, int]
 """``("A", "end")``, ``("B", "stand")``, ``("A", "card", index)``, ``("B", "card", i, value)``."""
 
 
-def flow(harness: BotHarness) -> Flow:
-    """The running cog's flow (each start of the bot imports the cog afresh, so no isinstance)."""
-    found: Flow = getattr(harness.bot.get_cog("pazaak"), "flow")  # noqa: B009
-    return found
+QUIET_SECONDS = 0.05
+"""How long the bot must send nothing for its work to count as done."""
+POLL_SECONDS = 0.005
+STALL_SECONDS = 0.02
+"""A poll that comes this late found the process stalled (a garbage collection, CPU-bound work):
+that time does not count as quiet, as the bot could not have sent anything in it either."""
 
 
 async def settle(
     fake: FakeDiscord, harness: BotHarness, *handles: InteractionHandle, timeout: float = 5.0
 ) -> None:
-    """Wait until every interaction was answered and the pazaak cog has finished its work."""
+    """Wait until every interaction was answered and the bot's requests have gone quiet: none
+    is in flight and none was made for :data:`QUIET_SECONDS` of running time (the bot's own work
+    between two requests, e.g. saving a step before its board is drawn, takes far less)."""
     for handle in handles:
         await handle.ack(timeout)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while flow(harness).busy:  # polled finely: the cog's last step wakes no waiter of the fake
-        if loop.time() > deadline:
-            raise AssertionError(f"the pazaak cog was still busy after {timeout} s")
-        await asyncio.sleep(0.002)
+    seen, quiet, last = -1, 0.0, loop.time()
+    while quiet < QUIET_SECONDS:
+        await asyncio.sleep(POLL_SECONDS)
+        requests = fake.requests()
+        now = loop.time()
+        gap, last = now - last, now
+        if len(requests) != seen or any(r.status == 0 and not r.held for r in requests):
+            seen, quiet = len(requests), 0.0
+        elif gap <= STALL_SECONDS:
+            quiet += gap
+        if now > deadline:
+            raise AssertionError(f"the bot was still sending requests after {timeout} s")
+
+
+def challenge_id(challenge: FakeMessage) -> int:
+    """The challenge's id, from its buttons (``pzc:<challenge>:0:yes``)."""
+    return int(challenge.buttons[0]["custom_id"].split(":")[1])
+
+
+async def refusal(handle: InteractionHandle, timeout: float = 5.0) -> FakeMessage:
+    """The bot's ephemeral answer to a refused click. A stale click may first be acknowledged as
+    an update of its message (which the bot redraws): the answer is then the follow-up."""
+    if await handle.ack(timeout) == DEFERRED_UPDATE:
+        return await handle.followup(0, timeout)
+    return await handle.reply(timeout)
 
 
 def signed(value: int) -> str:
@@ -61,6 +87,8 @@ class Table:
     characters: dict[str, Character]
     board: FakeMessage | None = None
     challenge: FakeMessage | None = None
+    challenge_id: int | None = None
+    """The newest challenge's id (in the challenge service)."""
     log: list[str] = field(default_factory=list)
 
     @property
@@ -95,6 +123,8 @@ class Table:
         )
         message = await handle.reply()
         await settle(self.fake, self.harness, handle)
+        if message.buttons:
+            self.challenge_id = challenge_id(message)
         return message
 
     async def show_hand(self, who: str) -> FakeMessage:
@@ -120,7 +150,7 @@ class Table:
             return
         index = step[2]  # type: ignore[misc]
         hand = await self.show_hand(who) if via == "hand" else self.hand_dm(who)
-        button = next(b for b in hand.buttons if b["custom_id"].endswith(f":c{index}"))
+        button = next(b for b in hand.buttons if b["custom_id"].endswith(f":card:{index}"))
         handle = await self.fake.click(user, hand, custom_id=button["custom_id"])
         if len(step) == 4:
             choice = await handle.reply()

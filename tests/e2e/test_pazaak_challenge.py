@@ -70,6 +70,21 @@ async def test_declined_withdrawn_and_expired_challenges_take_no_money(
     assert fake.dms(alice) == fake.dms(bob) == []
 
 
+async def test_a_challenge_answered_while_the_bot_was_down_is_redrawn_at_startup(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    table = await seat_two(fake, harness)
+    challenge = await table.send_challenge()
+    assert table.challenge_id is not None
+    # as if the sweep expired it and the bot stopped before it could redraw the message
+    await harness.bot.services.challenges.answer(table.challenge_id, "expired")
+    await harness.restart()
+    await settle(fake, harness)
+
+    assert challenge.content == "**Ahsoka**'s challenge to **Bastila** expired. No money moved."
+    assert challenge.buttons == [] and fake.ephemeral(table.users["B"]) == []
+
+
 async def test_only_the_challenged_player_answers(fake: FakeDiscord, harness: BotHarness) -> None:
     table = await seat_two(fake, harness)
     carth = fake.add_player("Carth")

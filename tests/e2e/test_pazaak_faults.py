@@ -1,27 +1,24 @@
 """When Discord refuses a request or the bot stops half-way: a saved move is never reported as a
-failure, a stuck board heals on the next click, escrowed wagers always get their board, and a
-late outcome never overwrites newer hands."""
+failure, a stuck board heals (on the next click, at startup, or when the publisher tries again),
+escrowed wagers always get exactly one board, and a late outcome never overwrites newer hands."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 
-import pytest
-
 from bot.rules import pazaak
-from tests.e2e.pazaak_support import Table, flow, moves_log, seat_two, settle
+from bot.services.challenges import table_key
+from tests.e2e.pazaak_support import Table, moves_log, refusal, seat_two, settle
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage
 
-EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 POST = "POST /channels/{channel_id}/messages"
 STALE = "That button is out of date: the table has moved on. Nothing was changed."
 ACCEPTED = "**Bastila** accepted **Ahsoka**'s challenge (250 cr each). The board is below."
-BOARD_FAILED = (
-    "The match is open and both wagers are held, but I could not post the board. "
-    "Press Accept again to post it."
+BOARD_LATE = (
+    "The match is open and both wagers are held, but I could not post the board yet. "
+    "I will post it as soon as Discord lets me."
 )
-ANSWERED = "This challenge was already answered."
 AFTER_BOB = ["Bastila ends the turn.", "Ahsoka draws 4."]  # seed 1234: Bastila starts
 
 
@@ -29,10 +26,20 @@ def refuse(fake: FakeDiscord, route: str) -> None:
     fake.fail(route, status=403, code=50013, message="Missing Access")
 
 
+def refuse_edits(fake: FakeDiscord, message: FakeMessage) -> None:
+    """Discord refuses to edit the message, whichever way the bot asks (the click's token, then
+    the channel route): not a message that is gone, so the bot keeps it and tries again."""
+    fake.fail_message(message.id, status=400, code=50035, count=2, message="Invalid Form Body")
+
+
 def versions(message: FakeMessage) -> set[str]:
     """The table versions the message's move buttons carry."""
     ids = [b["custom_id"] for b in message.buttons]
-    return {i.split(":")[2] for i in ids if i.endswith((":end", ":stand")) or ":c" in i}
+    return {i.split(":")[2] for i in ids if i.endswith((":end", ":stand")) or ":card:" in i}
+
+
+def boards(fake: FakeDiscord) -> list[FakeMessage]:
+    return [m for m in fake.tavern.messages if m.embeds]
 
 
 async def bob_ends_the_turn_on_a_board_discord_will_not_edit(
@@ -41,7 +48,7 @@ async def bob_ends_the_turn_on_a_board_discord_will_not_edit(
     board = table.board
     assert board is not None
     opening = moves_log(board)
-    refuse(fake, EDIT)
+    refuse_edits(fake, board)
     await table.move(("B", "end"))
 
     # The move is saved and nobody is told otherwise; only the board stayed behind.
@@ -66,7 +73,7 @@ async def test_a_refused_board_edit_keeps_the_move_and_a_stale_hand_click_heals_
     assert [m.text for m in fake.ephemeral(bob)] == [old_hand.text]
 
     late = await fake.click(bob, old_hand, "End turn")
-    assert (await late.reply()).text == STALE
+    assert (await refusal(late)).text == STALE
     await settle(fake, harness, late)
 
     assert moves_log(board) == AFTER_BOB and versions(board) == {"2"}
@@ -77,7 +84,20 @@ async def test_a_refused_board_edit_keeps_the_move_and_a_stale_hand_click_heals_
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)
 
 
-async def test_after_a_restart_a_stale_click_on_a_stuck_board_redraws_it(
+async def test_a_stuck_board_is_healed_when_the_publisher_tries_again(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    table = await seat_two(fake, harness)
+    await table.open(wager="250 cr")
+    board = await bob_ends_the_turn_on_a_board_discord_will_not_edit(fake, harness, table)
+
+    await fake.wait_for(lambda: versions(board) == {"2"}, timeout=5, what="the retried edit")
+    await settle(fake, harness)
+    assert moves_log(board) == AFTER_BOB and len(board.history) == 1
+    assert len(boards(fake)) == 1
+
+
+async def test_after_a_restart_a_stuck_board_is_redrawn_before_any_click(
     fake: FakeDiscord, harness: BotHarness
 ) -> None:
     table = await seat_two(fake, harness)
@@ -85,14 +105,12 @@ async def test_after_a_restart_a_stale_click_on_a_stuck_board_redraws_it(
     await table.open(wager="250 cr")
     board = await bob_ends_the_turn_on_a_board_discord_will_not_edit(fake, harness, table)
     await harness.restart()
+    await settle(fake, harness)
 
-    late = await fake.click(bob, board, "Stand")  # still shows version 1
-    await settle(fake, harness, late)
-    assert [m.text for m in fake.ephemeral(bob)] == [STALE]
-
-    # redrawn at version 2 (the step's log was not kept across the restart)
-    assert versions(board) == {"2"} and len(board.history) == 1 and moves_log(board) == []
+    # redrawn at version 2, with the step's log (the events are kept with the table)
+    assert versions(board) == {"2"} and len(board.history) == 1 and moves_log(board) == AFTER_BOB
     assert board.content == f"{table.users['A'].mention} **Ahsoka** to play."
+    assert fake.ephemeral(bob) == [] and len(boards(fake)) == 1
     await table.move(("A", "end"))
     assert moves_log(board) == ["Ahsoka ends the turn.", "Bastila draws 9."]
 
@@ -116,37 +134,59 @@ async def test_a_refused_result_announcement_still_finishes_the_match(
     assert (await table.balance("A"), await table.balance("B")) == (1100, 900)
 
 
-async def test_accept_whose_board_cannot_be_posted_keeps_the_challenge_open_to_retry(
+async def accept_with_the_board_refused(fake: FakeDiscord, table: Table) -> FakeMessage:
+    """Bob accepts; Discord refuses the board (not the hand DMs)."""
+    challenge = await table.send_challenge(wager="250 cr")
+    refuse(fake, POST)  # the board
+    first = await fake.click(table.users["B"], challenge, "Accept")
+    await settle(fake, table.harness, first)
+
+    assert challenge.content == ACCEPTED and challenge.buttons == []
+    assert [m.text for m in fake.ephemeral(table.users["B"])] == [BOARD_LATE]
+    assert boards(fake) == []
+    assert [len(fake.dms(table.users["A"])), len(fake.dms(table.users["B"]))] == [1, 1]
+    assert (await table.balance("A"), await table.balance("B")) == (750, 750)
+    return challenge
+
+
+async def test_accept_whose_board_cannot_be_posted_gets_it_when_the_publisher_tries_again(
     fake: FakeDiscord, harness: BotHarness
 ) -> None:
     table = await seat_two(fake, harness)
     alice, bob = table.users["A"], table.users["B"]
-    challenge = await table.send_challenge(wager="250 cr")
-    offered = challenge.content
-    refuse(fake, POST)  # the board
+    await accept_with_the_board_refused(fake, table)
 
-    first = await fake.click(bob, challenge, "Accept")
-    assert (await first.reply()).text == BOARD_FAILED
-    await settle(fake, harness, first)
+    await fake.wait_for(lambda: boards(fake), timeout=5, what="the board, posted again")
+    await settle(fake, harness)
 
-    assert challenge.content == offered and challenge.button_labels == ["Accept", "Decline"]
-    assert [m for m in fake.tavern.messages if m.embeds] == []
-    assert (await table.balance("A"), await table.balance("B")) == (750, 750)
-
-    again = await fake.click(bob, challenge, "Accept")
-    await settle(fake, harness, again)
-
-    assert challenge.content == ACCEPTED and challenge.buttons == []
-    boards = [m for m in fake.tavern.messages if m.embeds]
-    assert len(boards) == 1 and versions(boards[0]) == {"1"}
-    assert (await harness.bot.services.tables.get(1)).message_id == boards[0].id
+    found = boards(fake)
+    assert len(found) == 1 and versions(found[0]) == {"1"}
+    assert (await harness.bot.services.surfaces.marks(1)).message_id == found[0].id
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
-    assert [m.text for m in fake.ephemeral(bob)] == [BOARD_FAILED]
+    assert [m.text for m in fake.ephemeral(bob)] == [BOARD_LATE]
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)
 
 
-async def open_behind_the_bots_back(table: Table, challenge: FakeMessage) -> pazaak.PazaakState:
-    """The table the Accept opens, as if the bot stopped right after the commit."""
+async def test_accept_whose_board_cannot_be_posted_gets_it_with_the_next_move(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    table = await seat_two(fake, harness)
+    alice, bob = table.users["A"], table.users["B"]
+    await accept_with_the_board_refused(fake, table)
+
+    hand = table.hand_dm("B")  # Bastila starts: she ends her turn from her DM
+    end = next(b for b in hand.buttons if b["custom_id"].endswith(":end"))
+    await settle(fake, harness, await fake.click(bob, hand, custom_id=end["custom_id"]))
+
+    found = boards(fake)
+    assert len(found) == 1 and versions(found[0]) == {"2"} and moves_log(found[0]) == AFTER_BOB
+    assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
+    assert [m.text for m in fake.ephemeral(bob)] == [BOARD_LATE]
+
+
+async def accept_behind_the_bots_back(table: Table) -> pazaak.PazaakState:
+    """The Accept's transaction (the table opened, the challenge accepted), as if the bot
+    stopped right after the commit: before the challenge message or the board was drawn."""
     services = table.services
     a, b = table.characters["A"], table.characters["B"]
     cards = (
@@ -154,42 +194,36 @@ async def open_behind_the_bots_back(table: Table, challenge: FakeMessage) -> paz
         await services.characters.match_selection(b.id),
     )
     settings = pazaak.PazaakSettings(wager=250, turn_timeout=300)
-    outcome = await services.tables.create(
-        pazaak.GAME,
+    assert table.challenge_id is not None
+    outcome = await services.challenges.accept(
+        table.challenge_id,
         lambda rng: pazaak.new_match(settings, a.id, cards[0], b.id, cards[1], rng),
-        guild_id=table.fake.guild.id,
-        channel_id=table.fake.tavern.id,
         actor_id=table.users["B"].id,
-        key=f"pazaak:challenge:{challenge.id}",
     )
     state: pazaak.PazaakState = outcome.state
     return state
 
 
-@pytest.mark.parametrize("label", ["Accept", "Decline"])
-async def test_a_table_opened_before_a_crash_counts_as_accepted(
-    fake: FakeDiscord, harness: BotHarness, label: str
+async def test_a_challenge_accepted_before_a_crash_heals_at_startup_with_no_click(
+    fake: FakeDiscord, harness: BotHarness
 ) -> None:
     table = await seat_two(fake, harness)
     alice, bob = table.users["A"], table.users["B"]
     challenge = await table.send_challenge(wager="250 cr")
-    await open_behind_the_bots_back(table, challenge)
+    await accept_behind_the_bots_back(table)
     await harness.restart()
-
-    click = await fake.click(bob, challenge, label)
-    await settle(fake, harness, click)
+    await settle(fake, harness)
 
     assert challenge.content == ACCEPTED and challenge.buttons == []
-    boards = [m for m in fake.tavern.messages if m.embeds]
-    assert len(boards) == 1 and versions(boards[0]) == {"1"}
+    found = boards(fake)
+    assert len(found) == 1 and versions(found[0]) == {"1"}
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
-    answers = [m.text for m in fake.ephemeral(bob)]
-    assert answers == ([] if label == "Accept" else [ANSWERED])
+    assert fake.ephemeral(bob) == []
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)
 
-    table.board = boards[0]
+    table.board = found[0]
     await table.move(("B", "end"))
-    assert moves_log(boards[0]) == AFTER_BOB
+    assert moves_log(found[0]) == AFTER_BOB
 
 
 async def test_a_late_older_outcome_does_not_overwrite_newer_hands(
@@ -197,7 +231,7 @@ async def test_a_late_older_outcome_does_not_overwrite_newer_hands(
 ) -> None:
     table = await seat_two(fake, harness)
     board = await table.open(wager="250 cr")
-    assert table.challenge is not None
+    assert table.challenge_id is not None
     # the outcome of the opening step (version 1), as a slow timer might deliver it late
     services = table.services
     opening = await services.tables.create(
@@ -206,7 +240,7 @@ async def test_a_late_older_outcome_does_not_overwrite_newer_hands(
         guild_id=fake.guild.id,
         channel_id=fake.tavern.id,
         actor_id=table.users["B"].id,
-        key=f"pazaak:challenge:{table.challenge.id}",
+        key=table_key(table.challenge_id),
     )
     assert opening.repeated and opening.version == 1
     await table.move(("B", "end"))
@@ -220,4 +254,3 @@ async def test_a_late_older_outcome_does_not_overwrite_newer_hands(
     assert {who: (len(hand.history), hand.text) for who, hand in hands.items()} == shown
     assert versions(hands["A"]) == {"2"} and versions(board) == {"2"}
     assert moves_log(board) == AFTER_BOB
-    assert flow(harness).busy == 0

@@ -1,13 +1,9 @@
 """The table options of ``/pazaak challenge`` (main deck, KOTOR II cards, nine-card win, who
-starts): shown in the challenge and on the board, carried to the match through the buttons'
-custom_id, and checked against both side decks before any money moves."""
+starts): shown in the challenge and on the board, kept with the challenge until it is accepted
+(also across a restart), and checked against both side decks before any money moves."""
 
 from __future__ import annotations
 
-import re
-
-from bot.rules.money import CREDITS
-from cogs.pazaak.challenge import ChallengeButton, Terms
 from tests.e2e.pazaak_support import masked, seat_two, settle
 from tests.fakediscord import BotHarness, FakeDiscord
 
@@ -24,19 +20,6 @@ async def live_tables(harness: BotHarness) -> list[int]:
     return [table.table_id for table in found]
 
 
-def test_the_longest_custom_id_fits_and_reads_back() -> None:
-    snowflake = 10**20 - 1
-    terms = Terms(snowflake, snowflake, CREDITS.cap, 3600, 10**10 - 1, 15)
-    custom_id = terms.custom_id("yes")
-    match = re.fullmatch(ChallengeButton.__discord_ui_compiled_template__, custom_id)
-
-    assert len(custom_id) <= 100 and custom_id.endswith(":f:yes")
-    assert match is not None and int(match["flags"], 16) == 15
-    settings = terms.settings()
-    assert (settings.main_deck, settings.kotor2_cards) == ("infinite", False)
-    assert (settings.nine_card_win, settings.starter) == (False, "loser")
-
-
 async def test_infinite_deck_and_loser_starts_are_shown_and_reach_the_match(
     fake: FakeDiscord, harness: BotHarness
 ) -> None:
@@ -50,10 +33,9 @@ async def test_infinite_deck_and_loser_starts_are_shown_and_reach_the_match(
         "takes 500 cr. 5 min per turn. The challenge expires <t:…:R>. Table rules: infinite "
         "main deck (every draw 1\N{EN DASH}10), the loser of a set starts the next."
     )
-    assert [b["custom_id"].split(":")[-2:] for b in challenge.buttons] == [
-        ["9", "yes"],
-        ["9", "no"],
-    ]
+    assert [b["custom_id"] for b in challenge.buttons] == ["pzc:1:0:yes", "pzc:1:0:no"]
+    row = await harness.bot.services.challenges.get(1)
+    assert (row.status, row.message_id) == ("pending", challenge.id)
 
     await settle(fake, harness, await fake.click(bob, challenge, "Accept"))
 
@@ -111,14 +93,11 @@ async def test_without_kotor2_cards_a_kotor2_side_deck_is_refused_and_nothing_mo
     assert fake.dms(alice) == fake.dms(bob) == []
 
 
-async def test_a_challenge_from_before_the_options_is_accepted_with_the_defaults(
+async def test_a_challenge_survives_a_restart_and_is_accepted_with_the_defaults(
     fake: FakeDiscord, harness: BotHarness
 ) -> None:
     table = await seat_two(fake, harness)
     challenge = await table.send_challenge()
-    for button in challenge.buttons:  # the custom_id as the bot wrote it before the flags field
-        button["custom_id"] = re.sub(r":0:(yes|no)$", r":\1", button["custom_id"])
-    assert challenge.buttons[0]["custom_id"].count(":") == 7
     await harness.restart()
 
     await settle(fake, harness, await fake.click(table.users["B"], challenge, "Accept"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.pazaak_support import Move, moves_log, seat_two, settle
+from tests.e2e.pazaak_support import Move, moves_log, refusal, seat_two, settle
 from tests.fakediscord import BotHarness, FakeDiscord
 
 # Seed 1234 (the default) with the starter side decks: Bastila starts.
@@ -134,6 +134,7 @@ async def test_stale_foreign_and_out_of_turn_clicks_change_nothing(
     stranger = fake.add_player("Carth")
     board = await table.open(wager="250 cr")
     old_hand = await table.show_hand("B")  # Bastila to play, at version 1
+    older_hand = await table.show_hand("B")  # another one, for after the restart
 
     await table.move(("B", "end"))
     assert moves_log(board) == ["Bastila ends the turn.", "Ahsoka draws 4."]
@@ -146,7 +147,7 @@ async def test_stale_foreign_and_out_of_turn_clicks_change_nothing(
         (stranger, board, "Show my hand"),
     ):
         handle = await fake.click(who, message, label)
-        answers.append((await handle.reply()).text)
+        answers.append((await refusal(handle)).text)
         await settle(fake, harness, handle)
 
     assert answers == [
@@ -158,8 +159,8 @@ async def test_stale_foreign_and_out_of_turn_clicks_change_nothing(
     assert len(board.history) == 1
     assert moves_log(board) == ["Bastila ends the turn.", "Ahsoka draws 4."]
     await harness.restart()
-    late = await fake.click(bob, old_hand, "Stand")  # still stale after a restart
-    assert (await late.reply()).text == STALE
+    late = await fake.click(bob, older_hand, "Stand")  # still stale after a restart
+    assert (await refusal(late)).text == STALE
     await settle(fake, harness, late)
     assert fake.ephemeral(alice) == [] and len(board.history) == 1
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)

@@ -4,6 +4,7 @@ Start with :class:`FakeDiscord` (``server.py``) and :class:`BotHarness` (``harne
 pytest fixtures in ``tests/conftest.py`` wire them together.
 """
 
+from tests.fakediscord.crash import Hold
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.interactions import InteractionHandle
 from tests.fakediscord.messages import FakeMessage
@@ -18,7 +19,8 @@ from tests.fakediscord.models import (
 )
 from tests.fakediscord.openapi import Violation
 from tests.fakediscord.server import FakeDiscord
-from tests.fakediscord.state import WaitTimeout
+from tests.fakediscord.state import RequestRecord, WaitTimeout
+from tests.fakediscord.stats import RequestStats
 
 __all__ = [
     "ADMINISTRATOR",
@@ -31,7 +33,10 @@ __all__ = [
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "Hold",
     "InteractionHandle",
+    "RequestRecord",
+    "RequestStats",
     "Violation",
     "WaitTimeout",
 ]

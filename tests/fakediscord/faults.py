@@ -1,4 +1,9 @@
-"""Faults a test asks for: rate limits, slow answers, errors, on the next matching requests."""
+"""Faults a test asks for: rate limits, slow answers, errors, on the next matching requests.
+
+Route faults match a method and a path template; message faults match requests that reach one
+message, by whichever route (a channel message route or the interaction webhook's). Holds (the
+crash point) are in ``crash.py``; they are route faults too.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 RouteSpec = str  # "POST /channels/{channel_id}/messages", "* /users/@me/channels" or "/gateway"
+ERROR_MESSAGES = {
+    10003: "Unknown Channel",
+    10008: "Unknown Message",
+    50001: "Missing Access",
+    50013: "Missing Permissions",
+}
 
 
 def parse_route(route: RouteSpec) -> tuple[str, str]:
@@ -54,9 +65,23 @@ class Fault:
         return body, headers
 
 
+@dataclass
+class MessageFault:
+    """Requests that reach one message fail with this Discord error, ``count`` times."""
+
+    message_id: int
+    methods: frozenset[str]
+    count: int
+    status: int
+    code: int
+    message: str
+    hits: int = 0
+
+
 class Faults:
     def __init__(self) -> None:
         self.rules: list[Fault] = []
+        self.messages: list[MessageFault] = []
 
     def add(self, route: RouteSpec, kind: str, count: int, **details: Any) -> Fault:
         method, template = parse_route(route)
@@ -74,3 +99,22 @@ class Faults:
                 taken.append(fault)
         self.rules = [fault for fault in self.rules if fault.count > 0]
         return taken
+
+    def add_message(
+        self, message_id: int, methods: tuple[str, ...], count: int, **error: Any
+    ) -> MessageFault:
+        """``error``: the ``status``, ``code`` and ``message`` of the answer."""
+        wanted = frozenset(method.upper() for method in methods)
+        fault = MessageFault(message_id, wanted, count, **error)
+        self.messages.append(fault)
+        return fault
+
+    def take_message(self, method: str, message_id: int) -> MessageFault | None:
+        """The first fault for this request about ``message_id``, used up once."""
+        for fault in self.messages:
+            if fault.count > 0 and fault.message_id == message_id and method in fault.methods:
+                fault.count -= 1
+                fault.hits += 1
+                self.messages = [f for f in self.messages if f.count > 0]
+                return fault
+        return None

@@ -4,6 +4,10 @@ Each IDENTIFY starts a session. Events are numbered per session and kept, so tha
 its connection can RESUME and get what it missed. Frames are zlib-stream compressed when the bot
 asks for ``compress=zlib-stream`` (discord.py does unless zstd is installed); any other value gets
 plain text frames, which discord.py also accepts.
+
+:meth:`Gateway.freeze` is a killed bot: its connections are cut without a close frame and its
+sessions end; a connection that then IDENTIFYs or RESUMEs with its (frozen) token is never
+answered again, not even a heartbeat.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.fakediscord.crash import Credentials
 from tests.fakediscord.state import FakeState
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, RESUME, RECONNECT = 0, 1, 2, 3, 6, 7
@@ -42,6 +47,7 @@ class Connection:
     compressor: Any = None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     session: Session | None = None
+    frozen: bool = False  # it spoke with a killed bot's token: nothing is answered any more
 
     async def write(self) -> None:
         while not self.ws.closed:
@@ -80,11 +86,16 @@ class Session:
 
 class Gateway:
     def __init__(
-        self, state: FakeState, *, resume_url: Callable[[], str], token: str, heartbeat_ms: int
+        self,
+        state: FakeState,
+        *,
+        resume_url: Callable[[], str],
+        credentials: Credentials,
+        heartbeat_ms: int,
     ) -> None:
         self.state = state
         self.resume_url = resume_url
-        self.token = token
+        self.credentials = credentials
         self.heartbeat_ms = heartbeat_ms
         self.sessions: list[Session] = []
         self.connections: set[Connection] = set()
@@ -131,6 +142,15 @@ class Gateway:
                 await asyncio.wait_for(connection.ws.close(code=code), 2.0)
         self.state.notify()
 
+    def freeze(self) -> None:
+        """The bot was killed: end every session and abort every connection (no close frame)."""
+        for session in self.sessions:
+            session.ended, session.connection = True, None
+        for connection in self.connections:
+            if connection.request.transport is not None:
+                connection.request.transport.abort()
+        self.state.notify()
+
     async def close(self) -> None:
         for connection in list(self.connections):
             with contextlib.suppress(Exception):
@@ -175,7 +195,13 @@ class Gateway:
 
     async def _receive(self, connection: Connection, payload: dict[str, Any]) -> None:
         op, data = payload.get("op"), payload.get("d") or {}
-        self.log.append(OP_NAMES.get(op, f"op {op}"))
+        name = OP_NAMES.get(op, f"op {op}")
+        if op in (IDENTIFY, RESUME) and self.credentials.is_frozen(data.get("token")):
+            connection.frozen = True
+        if connection.frozen:
+            self.log.append(f"frozen {name}")
+            return
+        self.log.append(name)
         if op == HEARTBEAT:
             connection.queue.put_nowait({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
         elif op == IDENTIFY:
@@ -189,7 +215,8 @@ class Gateway:
         self.state.notify()
 
     async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
-        if data.get("token") not in (self.token, f"Bot {self.token}"):
+        token = self.credentials.token
+        if data.get("token") not in (token, f"Bot {token}"):
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
         session = Session(secrets.token_hex(16), int(data.get("intents") or 0))
@@ -220,7 +247,7 @@ class Gateway:
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
         session = next((s for s in self.sessions if s.id == data.get("session_id")), None)
-        if session is None or session.ended or data.get("token") != self.token:
+        if session is None or session.ended or data.get("token") != self.credentials.token:
             connection.queue.put_nowait({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
         session.connection = connection

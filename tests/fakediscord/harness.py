@@ -1,4 +1,5 @@
-"""Run the real SzulerniaBot against a FakeDiscord: start, wait until ready, restart, stop."""
+"""Run the real SzulerniaBot against a FakeDiscord: start, wait until ready, restart, stop, and
+crash (kill the bot at a chosen point and start another on the same database)."""
 
 # ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
 
@@ -16,6 +17,7 @@ from typing import Any
 from bot.app import DEFAULT_EXTENSIONS, SzulerniaBot
 from bot.config import BotSettings, DatabaseSettings, DiscordSettings, Settings
 from bot.endpoints import use_endpoints
+from tests.fakediscord.runs import BotRun, TaskTracker, current_run
 from tests.fakediscord.server import FakeDiscord
 
 READY_TIMEOUT = 10.0
@@ -23,11 +25,19 @@ CAPTURED_LOGGERS = ("discord", "bot", "cogs", "tests")
 
 
 class ErrorLog(logging.Handler):
-    """Keeps ERROR records from the bot and discord.py: an exception in a handler fails a test."""
+    """Keeps ERROR records from the bot and discord.py: an exception in a handler fails a test.
+
+    Records emitted by the code of a killed bot (``BotHarness.crash_and_restart``) go to
+    ``ignored`` instead: the harness runs each bot in its own context (see ``runs.py``), which
+    every task the bot makes inherits, so a record is attributed by the context it is logged in.
+    That is exact where a time window is not (the new bot's errors in the same moments still
+    count) and needs no task names. Records logged from a thread carry no context and count.
+    """
 
     def __init__(self, notify: Callable[[], None]) -> None:
         super().__init__(logging.ERROR)
         self.records: list[logging.LogRecord] = []
+        self.ignored: list[logging.LogRecord] = []
         self._notify = notify
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -41,13 +51,18 @@ class ErrorLog(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.name.split(".")[0] in CAPTURED_LOGGERS:
+            run = current_run()
+            if run is not None and run.killed:
+                self.ignored.append(record)
+                return
             self.records.append(record)
             if self._loop is not None and not self._loop.is_closed():
                 self._loop.call_soon_threadsafe(self._notify)  # wake fake.wait_for
 
 
 class BotHarness:
-    """One bot process-equivalent per test; ``restart()`` keeps the database and the fake."""
+    """One bot process-equivalent per test; ``restart()`` keeps the database and the fake, and so
+    does ``crash_and_restart()``, which kills the bot instead of stopping it."""
 
     def __init__(
         self,
@@ -73,6 +88,9 @@ class BotHarness:
         self.errors = ErrorLog(fake.state.notify)
         self._bot: SzulerniaBot | None = None
         self._task: asyncio.Task[None] | None = None
+        self._run: BotRun | None = None
+        self._killed: list[BotRun] = []
+        self._tracker = TaskTracker()
         self._endpoints = contextlib.ExitStack()
         self._entered = False
 
@@ -81,6 +99,13 @@ class BotHarness:
         if self._bot is None:
             raise RuntimeError("the bot is not running")
         return self._bot
+
+    @property
+    def run(self) -> BotRun:
+        """The running bot's context and tasks (see ``runs.py``)."""
+        if self._run is None:
+            raise RuntimeError("the bot is not running")
+        return self._run
 
     def rng(self) -> random.Random:
         return random.Random(self.seed)
@@ -91,6 +116,7 @@ class BotHarness:
             self._entered = True
             self._endpoints.enter_context(use_endpoints(self.settings.discord))
             self.errors.attach()
+            self._tracker.install()
         began = time.perf_counter()
         bot = SzulerniaBot(
             self.settings,
@@ -99,13 +125,14 @@ class BotHarness:
             guild_ready_timeout=self.guild_ready_timeout,
         )
         self._bot = bot
+        self._run = run = BotRun(bot)
         assert self.settings.token is not None
-        try:
-            await bot.login(self.settings.token)  # runs setup_hook: extensions, command sync
+        try:  # login runs setup_hook (extensions, the turn timers, command sync) as the bot's code
+            await run.create_task(bot.login(self.settings.token), name="szulernia-login")
         except BaseException:
             await self.stop()
             raise
-        self._task = asyncio.create_task(bot.connect(reconnect=True), name="szulernia-bot")
+        self._task = run.create_task(bot.connect(reconnect=True), name="szulernia-bot")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait(
             {self._task, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
@@ -120,7 +147,7 @@ class BotHarness:
 
     async def stop(self) -> None:
         bot, task = self._bot, self._task
-        self._bot = self._task = None
+        self._bot = self._task = self._run = None
         if bot is not None:
             await bot.close()
         if task is not None:
@@ -136,8 +163,32 @@ class BotHarness:
         await self.stop()
         return await self.start()
 
+    async def crash_and_restart(self) -> SzulerniaBot:
+        """Kill the bot (``kill -9``) and start a new one on the same database.
+
+        ``fake.freeze()`` makes everything the old bot still sends hang, and gives the new bot
+        its own token. The old bot is not closed (``close()`` would wait for its work in flight):
+        its tasks are cancelled and its database connection closed (see ``BotRun.kill``), and
+        ``close()`` cleans up what is left. Errors it logs from now on do not fail the test.
+        Combine with ``fake.hold(...)`` to crash in the middle of a REST call.
+        """
+        run = self._run
+        self._bot = self._task = self._run = None
+        if run is not None:  # first: a task waiting for a held request is cancelled, not failed
+            run.kill()
+            self._killed.append(run)
+        self.fake.freeze()
+        if run is not None:
+            await run.settle()
+        self.settings = self.settings.model_copy(update={"token": self.fake.token})
+        return await self.start()
+
     async def close(self) -> None:
         await self.stop()
+        for run in self._killed:
+            await run.bury()
+        self._killed.clear()
+        self._tracker.uninstall()
         self.errors.detach()
         self._endpoints.close()
         self._entered = False

@@ -68,6 +68,7 @@ class FakeMessage:
     webhook_id: int | None = None
     message_reference: dict[str, Any] | None = None
     poll: dict[str, Any] | None = None
+    nonce: int | str | None = None
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
 
@@ -191,6 +192,8 @@ class FakeMessage:
             data["application_id"] = str(self.application_id)
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
     def __repr__(self) -> str:

@@ -8,6 +8,7 @@ faults and validation name routes the same way.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import time
 import traceback
@@ -27,6 +28,7 @@ from tests.fakediscord.api import (
     snowflake_arg,
     unknown,
 )
+from tests.fakediscord.crash import Credentials, Hold, withhold
 from tests.fakediscord.faults import Faults
 from tests.fakediscord.limits import check_limits
 from tests.fakediscord.models import FakeGuild
@@ -37,10 +39,12 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RouteTable = list[tuple[str, str, Handler]]
 _NO_AUTH = ("/interactions/", "/webhooks/")
 STATE: web.AppKey[FakeState] = web.AppKey("fakediscord-state", FakeState)
+RECORD: web.RequestKey[RequestRecord] = web.RequestKey("fakediscord-record", RequestRecord)
 
 
 class RestContext:
-    """What every route module needs: the state, faults, the spec and how to reach the fake."""
+    """What every route module needs: the state, faults, the spec, the bot's credentials and how
+    to reach the fake."""
 
     def __init__(
         self,
@@ -48,11 +52,12 @@ class RestContext:
         faults: Faults,
         spec: SpecValidator | None,
         *,
-        token: str,
+        credentials: Credentials,
         base_url: Callable[[], str],
         gateway_url: Callable[[], str],
     ) -> None:
-        self.state, self.faults, self.spec, self.token = state, faults, spec, token
+        self.state, self.faults, self.spec = state, faults, spec
+        self.credentials = credentials
         self.base_url, self.gateway_url = base_url, gateway_url
         self.ack_deadline = 3.0  # seconds Discord waits for an interaction's first response
 
@@ -61,6 +66,12 @@ class RestContext:
         if guild is None:
             raise unknown("Guild", 10004)
         return guild
+
+    def check_message_faults(self, request: web.Request, message_id: int) -> None:
+        """Raise the error of a ``fake.fail_message`` fault for this request, if one applies."""
+        fault = self.faults.take_message(request.method, message_id)
+        if fault is not None:
+            raise DiscordError(fault.status, fault.code, fault.message)
 
 
 def _ratelimit_headers(template: str | None) -> dict[str, str]:
@@ -84,6 +95,7 @@ def make_middleware(ctx: RestContext) -> Any:
         template = canonical[len(API_PREFIX) :] if "{tail" not in canonical else None
         record = RequestRecord(request.method, path, template, None)
         ctx.state.requests.append(record)
+        request[RECORD] = record
         try:
             response = await _serve(ctx, request, handler, record)
         except DiscordError as error:
@@ -91,7 +103,7 @@ def make_middleware(ctx: RestContext) -> Any:
         except Exception as error:  # a bug in the fake: a 4xx (5xx are retried slowly), and fail
             ctx.state.crashes.append(f"{request.method} {path}: {traceback.format_exc()}")
             response = DiscordError(400, 0, f"fakediscord crashed: {error!r}").response()
-        record.status = response.status
+        record.status = 0 if record.held else response.status
         if response.status != 429:
             for key, value in _ratelimit_headers(template).items():
                 response.headers.setdefault(key, value)
@@ -104,15 +116,22 @@ def make_middleware(ctx: RestContext) -> Any:
 async def _serve(
     ctx: RestContext, request: web.Request, handler: Handler, record: RequestRecord
 ) -> web.StreamResponse:
-    if not record.path.startswith(_NO_AUTH) and request.headers.get("Authorization") != (
-        f"Bot {ctx.token}"
-    ):
+    frozen = ctx.credentials.catches(request)
+    authorised = request.headers.get("Authorization") == f"Bot {ctx.credentials.token}"
+    if not (frozen or authorised or record.path.startswith(_NO_AUTH)):
         raise DiscordError(401, 0, "401: Unauthorized")
     body = await read_body(request)
     request[BODY] = body
     record.body, record.files = body.json, [f.filename for f in body.files]
+    if frozen:  # a killed bot's request: it hangs until the fake closes
+        record.held = True
+        ctx.state.notify()
+        return await withhold(request, ctx.credentials.closed)
+    hold: Hold | None = None
     for fault in ctx.faults.take(request.method, record.template):
-        if fault.kind == "slow":
+        if isinstance(fault, Hold):
+            hold = fault
+        elif fault.kind == "slow":
             await asyncio.sleep(fault.seconds)
         elif fault.kind == "rate_limit":
             payload, headers = fault.rate_limit_response()
@@ -122,8 +141,16 @@ async def _serve(
     violations = validate(ctx, request.method, record.path, record.template, body.json)
     if violations:
         ctx.state.record_violations(violations)
-        raise invalid_form_body(violations)
-    return await handler(request)
+        if hold is None:
+            raise invalid_form_body(violations)
+    if hold is None:
+        return await handler(request)
+    if hold.applied and not violations:
+        with contextlib.suppress(DiscordError):  # an error answer is withheld like any other
+            await handler(request)
+    hold.catch(record)
+    ctx.state.notify()
+    return await withhold(request, hold.released, ctx.credentials.closed)
 
 
 def validate(

@@ -164,14 +164,14 @@ class InteractionRoutes:
     def _target(self, request: web.Request) -> tuple[InteractionHandle, FakeMessage]:
         handle = self._handle(request)
         if "message_id" not in request.match_info:
-            if handle.original is None or handle.original.deleted:
-                raise unknown("Message", 10008)
-            return handle, handle.original
-        wanted = int(request.match_info["message_id"])
-        mine = [m for m in [handle.original, *handle.followups] if m is not None]
-        message = next((m for m in mine if m.id == wanted and not m.deleted), None)
-        if message is None:
+            message = handle.original
+        else:
+            wanted = int(request.match_info["message_id"])
+            mine = [m for m in [handle.original, *handle.followups] if m is not None]
+            message = next((m for m in mine if m.id == wanted), None)
+        if message is None or message.deleted:
             raise unknown("Message", 10008)
+        self.ctx.check_message_faults(request, message.id)
         return handle, message
 
     async def followup(self, request: web.Request) -> web.StreamResponse:

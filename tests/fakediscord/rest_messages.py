@@ -1,4 +1,10 @@
-"""Channel and DM messages: create, get, list, edit, delete; opening a DM channel."""
+"""Channel and DM messages: create, get, list, edit, delete; opening a DM channel.
+
+A create with ``nonce`` and ``enforce_nonce: true`` is idempotent, as on Discord: if the same
+author created a message in the channel with that nonce within ``state.nonce_seconds`` (5
+minutes), that message is returned and nothing new is created (the request's record says
+``deduplicated``). Get, edit and delete of a deleted or unknown message answer 404/10008.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +24,7 @@ from tests.fakediscord.api import (
 )
 from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import DM, FakeChannel
-from tests.fakediscord.rest import RestContext, RouteTable
+from tests.fakediscord.rest import RECORD, RestContext, RouteTable
 from tests.fakediscord.state import FakeState
 
 CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
@@ -95,6 +101,7 @@ class MessageRoutes:
             raise unknown("Message", 10008)
         if message.ephemeral_to is not None:
             raise unknown("Message", 10008)  # bots cannot fetch ephemeral messages by channel
+        self.ctx.check_message_faults(request, message.id)
         return message
 
     async def open_dm(self, request: web.Request) -> web.Response:
@@ -111,6 +118,12 @@ class MessageRoutes:
             raise CANNOT_DM
         if is_empty(body, files):
             raise DiscordError(400, 50006, "Cannot send an empty message")
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            earlier = self.state.message_with_nonce(channel, self.state.bot_user, nonce)
+            if earlier is not None:
+                request[RECORD].deduplicated = True
+                return json_response(earlier.payload())
         reference = body.get("message_reference")
         attachments = attachments_from(self.state, self.ctx.base_url(), body, files)
         message = self.state.create_message(
@@ -119,6 +132,7 @@ class MessageRoutes:
             attachments=attachments,
             message_reference=reference,
             type=19 if reference else 0,
+            nonce=nonce,
         )
         return json_response(message.payload())
 

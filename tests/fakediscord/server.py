@@ -12,7 +12,15 @@ from aiohttp import web
 
 from tests.fakediscord.actions import Actions, Person, _user
 from tests.fakediscord.api import API_PREFIX
-from tests.fakediscord.faults import Fault, Faults, RouteSpec
+from tests.fakediscord.crash import Credentials, Hold
+from tests.fakediscord.faults import (
+    ERROR_MESSAGES,
+    Fault,
+    Faults,
+    MessageFault,
+    RouteSpec,
+    parse_route,
+)
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import DEFAULT_PERMISSIONS, FakeChannel, FakeGuild, FakeRole, FakeUser
@@ -21,6 +29,7 @@ from tests.fakediscord.rest import STATE, CoreRoutes, RestContext, make_middlewa
 from tests.fakediscord.rest_interactions import InteractionRoutes
 from tests.fakediscord.rest_messages import MessageRoutes
 from tests.fakediscord.state import FakeState, RequestRecord
+from tests.fakediscord.stats import RequestStats
 
 DEFAULT_TOKEN = "fake-bot-token.for-tests.only"
 _AUTO: Any = object()
@@ -40,22 +49,23 @@ class FakeDiscord(Actions):
         heartbeat_ms: int = 41_250,
         spec: SpecValidator | None = _AUTO,
     ) -> None:
-        self.token = token
+        self.credentials = Credentials(token)
         self.state = FakeState()
         self.faults = Faults()
+        self.holds: list[Hold] = []
         self.spec = load_spec_validator() if spec is _AUTO else spec
         self.port = 0
         self.gateway = Gateway(
             self.state,
             resume_url=lambda: self.url + "/resume",
-            token=token,
+            credentials=self.credentials,
             heartbeat_ms=heartbeat_ms,
         )
         self.ctx = RestContext(
             self.state,
             self.faults,
             self.spec,
-            token=token,
+            credentials=self.credentials,
             base_url=lambda: self.api_base,
             gateway_url=lambda: self.gateway_url,
         )
@@ -87,6 +97,7 @@ class FakeDiscord(Actions):
         return self
 
     async def close(self) -> None:
+        self.credentials.closed.set()  # held and frozen requests end: their connections drop
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -99,6 +110,11 @@ class FakeDiscord(Actions):
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.close()
+
+    @property
+    def token(self) -> str:
+        """The token a bot logs in with (a new one after :meth:`freeze`)."""
+        return self.credentials.token
 
     @property
     def url(self) -> str:
@@ -210,6 +226,19 @@ class FakeDiscord(Actions):
             if r.template == template and method.upper() in ("", "*", r.method)
         ]
 
+    @property
+    def deduplicated(self) -> list[RequestRecord]:
+        """Message creates answered with an earlier message of the same nonce."""
+        return [r for r in self.state.requests if r.deduplicated]
+
+    def mark(self) -> int:
+        """A point in the request log, for :meth:`request_stats` (``since=``)."""
+        return len(self.state.requests)
+
+    def request_stats(self, since: int = 0) -> RequestStats:
+        """The REST requests since ``mark()``, counted by rate-limit class and by route."""
+        return RequestStats.of(self.state.requests[since:], self.application_id)
+
     async def wait_for(
         self, predicate: Callable[[], Any], *, timeout: float = 5.0, what: str = "a condition"
     ) -> Any:
@@ -241,6 +270,59 @@ class FakeDiscord(Actions):
     ) -> Fault:
         """The next ``count`` matching requests get this Discord error (use 4xx)."""
         return self.faults.add(route, "error", count, status=status, code=code, message=message)
+
+    def fail_message(
+        self,
+        message_id: int,
+        *,
+        status: int = 403,
+        code: int = 50013,
+        count: int = 1,
+        methods: tuple[str, ...] = ("PATCH",),
+        message: str | None = None,
+    ) -> MessageFault:
+        """The next ``count`` requests (of ``methods``) that reach this message fail.
+
+        By the channel message route or the interaction webhook's (``@original`` too). The
+        default is 403/50013 Missing Permissions; 403/50001 is Missing Access and 404/10008
+        Unknown Message (the message looks deleted).
+        """
+        text = message if message is not None else ERROR_MESSAGES.get(code, f"error {code}")
+        return self.faults.add_message(
+            message_id, methods, count, status=status, code=code, message=text
+        )
+
+    # -- crashes ---------------------------------------------------------------------------------
+    def hold(self, route: RouteSpec, *, count: int = 1, applied: bool) -> Hold:
+        """Catch the next ``count`` matching requests and never answer them (a crash point).
+
+        With ``applied=True`` the fake does what the request asks (the message is created or
+        edited, the events are sent) first. ``await hold.reached()`` waits for a caught request;
+        ``hold.release()`` drops the connections, and :meth:`freeze` releases every hold.
+        """
+        method, template = parse_route(route)
+        hold = Hold(method, template, count, "hold", applied=applied)
+        self.faults.rules.append(hold)
+        self.holds.append(hold)
+        return hold
+
+    def freeze(self) -> str:
+        """The bot is killed: nothing it does reaches Discord any more. Returns the new token.
+
+        Every REST request with the current token, and every answer to an interaction made so
+        far, hangs until the fake closes; the gateway connections are cut, and an IDENTIFY or
+        RESUME with the old token is never answered. Held requests are dropped. A new bot logs
+        in with the new :attr:`token`.
+        """
+        self.credentials.freeze(self.state.interactions)
+        for hold in self.holds:
+            hold.release()
+        self.gateway.freeze()
+        return self.rotate_token()
+
+    def rotate_token(self) -> str:
+        """A new bot token (:attr:`token`); the old one gets 401 unless it was frozen."""
+        return self.credentials.rotate()
 
     @property
     def ack_deadline(self) -> float:

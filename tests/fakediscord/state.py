@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -29,11 +30,16 @@ if TYPE_CHECKING:
 Emitter = Callable[[str, dict[str, Any]], None]
 BOT_NAME = "Szulernia"
 RECHECK_SECONDS = 0.05
+NONCE_SECONDS = 300.0  # how long Discord remembers a message nonce for ``enforce_nonce``
 
 
 @dataclass
 class RequestRecord:
-    """One REST request as the fake saw it (after faults, before the handler)."""
+    """One REST request as the fake saw it (after faults, before the handler).
+
+    ``held``: the answer was withheld (a hold, or a frozen bot's request); ``status`` stays 0.
+    ``deduplicated``: a message create that returned an earlier message with the same nonce.
+    """
 
     method: str
     path: str
@@ -41,6 +47,8 @@ class RequestRecord:
     body: Any
     status: int = 0
     files: list[str] = field(default_factory=list)
+    held: bool = False
+    deduplicated: bool = False
 
 
 class WaitTimeout(AssertionError):
@@ -64,6 +72,8 @@ class FakeState:
         self.unsupported: list[str] = []
         self.crashes: list[str] = []  # exceptions inside the fake's own handlers
         self.requests: list[RequestRecord] = []
+        self.nonces: dict[tuple[int, int, str], tuple[float, FakeMessage]] = {}
+        self.nonce_seconds = NONCE_SECONDS
         self.emitter: Emitter | None = None
         self._waiters: set[asyncio.Future[None]] = set()
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
@@ -123,10 +133,22 @@ class FakeState:
             message.ephemeral_to = ephemeral_to
         channel.history.append(message)
         self.messages[message.id] = message
+        if message.nonce is not None:
+            key = (channel.id, message.author.id, str(message.nonce))
+            self.nonces[key] = (time.monotonic(), message)
         if message.ephemeral_to is None:
             self.emit_message("MESSAGE_CREATE", message)
         self.notify()
         return message
+
+    def message_with_nonce(
+        self, channel: FakeChannel, author: FakeUser, nonce: int | str
+    ) -> FakeMessage | None:
+        """The live message ``author`` created in ``channel`` with this nonce, recently."""
+        found = self.nonces.get((channel.id, author.id, str(nonce)))
+        if found is None or time.monotonic() - found[0] > self.nonce_seconds:
+            return None
+        return None if found[1].deleted else found[1]
 
     def edit_message(self, message: FakeMessage, body: dict[str, Any]) -> FakeMessage:
         message.apply(body, edit=True)
@@ -253,7 +275,9 @@ class FakeState:
     def summary(self, last: int = 8) -> str:
         """The latest requests and messages, to explain a failed wait."""
         lines = ["recent requests:"]
-        lines += [f"  {r.status} {r.method} {r.path}" for r in self.requests[-last:]]
+        lines += [
+            f"  {'held' if r.held else r.status} {r.method} {r.path}" for r in self.requests[-last:]
+        ]
         lines.append("recent messages:")
         recent = sorted(self.messages.values(), key=lambda m: m.id)[-last:]
         lines += [f"  {m!r}" for m in recent]

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.rules.common import POT, NotYourTurn, Transfer
+from bot.rules.common import POT, NotSeated, NotYourTurn, Transfer
 from bot.services import TableService
 from bot.services.errors import (
     AlreadyInMatch,
@@ -143,6 +143,29 @@ async def test_a_stale_version_is_refused_and_changes_nothing(world: World) -> N
         table_id, dice_game.Start(alice), key="old", expected_version=3, actor_id=ALICE_USER
     )
     assert not done.repeated and done.version == 4
+
+
+async def test_only_the_player_of_a_seat_acts_for_it(world: World) -> None:
+    table_id, alice, _ = await seat_two(world)
+    with pytest.raises(NotSeated):  # Bob's user acting for Alice's seat
+        await world.tables.act(
+            table_id,
+            dice_game.Start(alice),
+            key="bob-for-alice",
+            expected_version=3,
+            actor_id=BOB_USER,
+            seat=alice,
+        )
+    assert (await world.tables.get(table_id)).version == 3
+    done = await world.tables.act(
+        table_id,
+        dice_game.Start(alice),
+        key="alice",
+        expected_version=3,
+        actor_id=ALICE_USER,
+        seat=alice,
+    )
+    assert done.version == 4
 
 
 async def test_a_rules_error_propagates_typed_and_changes_nothing(world: World) -> None:
@@ -305,10 +328,6 @@ async def test_the_reading_helpers(world: World) -> None:
         dice_game.Joined(alice, 10),
         dice_game.Joined(alice + 1, 10),
     ]
-    await world.tables.set_message(table_id, 555)
-    assert (await world.tables.get(table_id)).message_id == 555
-    await world.reopen()
-    assert (await world.tables.get(table_id)).message_id == 555
 
 
 class AlwaysThree(random.Random):

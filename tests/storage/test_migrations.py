@@ -112,6 +112,39 @@ async def test_a_version_1_file_with_data_is_upgraded_in_place(tmp_path: Path) -
         await db.close()
 
 
+async def test_version_3_keeps_what_was_published_and_moves_the_hand_messages(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "szulernia.db"
+    db = await Database.open(path, upgrade_to=2)
+    async with db.transaction() as tx:
+        for statement in V1_DATA:
+            await tx.execute(statement)
+        await tx.execute(
+            "INSERT INTO tables (id, guild_id, channel_id, game, currency, settings, status, "
+            "version, message_id, created_by, created_at) VALUES "
+            "(2, 10, 20, 'pazaak', 'cr', '{}', 'finished', 9, 444, 5, 1000)"
+        )
+        await tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('pazaak:dm:1:2', '31:41'), "
+            "('pazaak:dm:12:2', '5:6'), ('commands_hash', 'abc')"
+        )
+    await db.close()
+
+    db = await Database.open(path)
+    try:
+        async with db.read() as tx:
+            # A live table's message is redrawn once; nothing it already announced is posted again.
+            assert await tx.fetchall(
+                "SELECT id, version, board_version, posted_version FROM tables ORDER BY id"
+            ) == [(1, 2, 0, 2), (2, 9, 9, 9)]
+            # The hand DM of a table that exists moves to its own table; one of none is dropped.
+            assert await tx.fetchall("SELECT * FROM table_hands") == [(1, 2, 31, 41, "")]
+            assert await tx.fetchall("SELECT key FROM meta ORDER BY key") == [("commands_hash",)]
+    finally:
+        await db.close()
+
+
 async def test_a_failing_migration_leaves_the_file_at_its_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,0 +1,125 @@
+"""Pazaak challenges: pending until answered, and accepted in ONE transaction with the table they
+open (both wagers escrowed), so a crash can never leave held wagers behind a live challenge."""
+
+from __future__ import annotations
+
+from bot.services.clock import Clock, wall_clock
+from bot.services.errors import ChallengeAnswered, ChallengeExpired, UnknownChallenge
+from bot.services.outcomes import TableOutcome
+from bot.services.tables import Start, TableService
+from bot.storage import challenges
+from bot.storage.challenges import ChallengeRow, ChallengeStatus
+from bot.storage.db import Database, Tx
+
+__all__ = ["ChallengeRow", "ChallengeService", "ChallengeStatus"]
+
+GAME = "pazaak"
+
+
+def table_key(challenge_id: int) -> str:
+    """The idempotency key of the table a challenge opens."""
+    return f"pazaak:challenge:{challenge_id}"
+
+
+class ChallengeService:
+    def __init__(self, db: Database, tables: TableService, *, clock: Clock = wall_clock) -> None:
+        self._db = db
+        self._tables = tables
+        self._clock = clock
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger: int,
+        opponent: int,
+        created_by: int,
+        settings: str,
+        seconds: int,
+    ) -> ChallengeRow:
+        """A pending challenge that expires after ``seconds``; nothing is held yet."""
+        async with self._db.transaction() as tx:
+            challenge_id = await challenges.insert(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=challenger,
+                opponent=opponent,
+                created_by=created_by,
+                settings=settings,
+                expires_at=self._clock() + seconds * 1000,
+            )
+            return await self._get(tx, challenge_id)
+
+    async def get(self, challenge_id: int) -> ChallengeRow:
+        async with self._db.read() as tx:
+            return await self._get(tx, challenge_id)
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await challenges.set_message(tx, challenge_id, message_id)
+
+    async def accept(self, challenge_id: int, start: Start, *, actor_id: int) -> TableOutcome:
+        """Open the match (escrowing both wagers) and mark the challenge accepted, together.
+
+        Raises :class:`ChallengeAnswered` if it is not pending, :class:`ChallengeExpired` (and
+        marks it so) if its time ran out; the table's own errors (a short purse, a player busy in
+        another match) with nothing changed.
+        """
+        row = await self.get(challenge_id)
+        if row.status != "pending":
+            raise ChallengeAnswered(status=row.status)
+        if self._clock() > row.expires_at:
+            await self.expire_due()
+            raise ChallengeExpired()
+
+        async def claim(tx: Tx, table_id: int) -> None:
+            if not await challenges.answer(tx, challenge_id, "accepted", self._clock(), table_id):
+                raise ChallengeAnswered(status="answered")
+
+        return await self._tables.create(
+            GAME,
+            start,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            actor_id=actor_id,
+            key=table_key(challenge_id),
+            claim=claim,
+        )
+
+    async def answer(self, challenge_id: int, status: ChallengeStatus) -> ChallengeRow:
+        """Decline or withdraw a pending challenge (an expired one becomes ``expired``)."""
+        now = self._clock()
+        async with self._db.transaction() as tx:
+            row = await self._get(tx, challenge_id)
+            if row.status != "pending":
+                raise ChallengeAnswered(status=row.status)
+            how: ChallengeStatus = "expired" if now > row.expires_at else status
+            await challenges.answer(tx, challenge_id, how, now)
+            return await self._get(tx, challenge_id)
+
+    async def expire_due(self) -> list[int]:
+        """Mark the pending challenges whose time ran out as expired; their ids."""
+        async with self._db.transaction() as tx:
+            return await challenges.expire(tx, self._clock())
+
+    async def undrawn(self) -> list[ChallengeRow]:
+        """Answered challenges whose message does not show the answer yet."""
+        async with self._db.read() as tx:
+            return await challenges.undrawn(tx)
+
+    async def drew(self, challenge_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await challenges.set_drawn(tx, challenge_id)
+
+    async def next_expiry(self) -> int | None:
+        async with self._db.read() as tx:
+            return await challenges.next_expiry(tx)
+
+    @staticmethod
+    async def _get(tx: Tx, challenge_id: int) -> ChallengeRow:
+        row = await challenges.get(tx, challenge_id)
+        if row is None:
+            raise UnknownChallenge(challenge=challenge_id)
+        return row

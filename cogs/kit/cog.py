@@ -1,0 +1,325 @@
+"""The base of a game's cog: receiving its components, authorising them, one error path.
+
+A game cog subclasses :class:`TableKit` (beside ``commands.GroupCog``), names its ``GAME``, its
+custom_id ``PREFIX`` and its :class:`~cogs.kit.publisher.Scene`, and writes its handlers as
+methods:
+
+    @act("fold", who="turn", fresh=True)
+    async def fold(self, click: Click) -> None: ...
+
+The kit registers one ``DynamicItem`` class bound to the cog. Its ``interaction_check`` reads the
+table and its roster once and authorises the click (``who``: anyone, a seated player, the player
+on turn, the table's opener or a GM; ``fresh``: drawn at the table's current version); its
+callback runs the handler. Every error goes one way (:meth:`TableKit.refuse`): a stale click first
+redraws its table (and strips the components off a message the table no longer shows), then the
+user hears why, in the table's language, also in a DM.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
+
+import discord
+from discord.ext import commands
+
+from bot.i18n import Lang
+from bot.replies import Refused, report
+from bot.rules.common import NotSeated, NotYourTurn
+from bot.services.errors import StaleAction, UnknownTable
+from bot.services.outcomes import Character, TableOutcome, TableView
+from cogs.common import is_gm
+from cogs.kit.ids import Target, grammar
+from cogs.kit.publisher import Publisher, Scene
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+log = logging.getLogger(__name__)
+
+Who = Literal["any", "seated", "turn", "opener"]
+Roster = dict[int, Character]
+F = TypeVar("F", bound=Callable[..., Awaitable[None]])
+
+
+@dataclass(frozen=True, slots=True)
+class ActSpec:
+    name: str
+    who: Who
+    fresh: bool
+    handler: Callable[[Any, Click], Awaitable[None]]
+
+
+def act(*names: str, who: Who = "any", fresh: bool = False) -> Callable[[F], F]:
+    """Mark a cog method as the handler of these acts (see the module docstring)."""
+
+    def mark(handler: F) -> F:
+        handler.__kit_acts__ = (names, who, fresh)  # type: ignore[attr-defined]
+        return handler
+
+    return mark
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """One authorised press of a button, pick in a menu, or submitted dialog."""
+
+    interaction: discord.Interaction[Any]
+    target: Target
+    values: tuple[str, ...]
+    table: TableView
+    roster: Roster
+    seats: tuple[int, ...]
+    """The seats the user plays: their own characters first, then the NPCs they run."""
+    player: int | None
+    """With ``who="turn"``: the seat on turn, which the user plays."""
+    lang: Lang
+
+    @property
+    def user_id(self) -> int:
+        return self.interaction.user.id
+
+    @property
+    def state(self) -> Any:
+        return self.table.state
+
+
+class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!x)x"):
+    """The base of each game's one ``DynamicItem`` (a button or a select menu): see
+    :meth:`TableKit.item_class`."""
+
+    owner: ClassVar[TableKit]
+
+    def __init__(self, item: discord.ui.Item[Any], target: Target) -> None:
+        super().__init__(item)
+        self.target = target
+        self.click: Click | None = None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(item, Target.parse(match))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        values: tuple[str, ...] = ()
+        if isinstance(self.item, discord.ui.Select):
+            values = tuple(str(v) for v in self.item.values)
+        try:
+            self.click = await self.owner.authorise(interaction, self.target, values)
+        except Exception as exc:
+            await self.owner.refuse(interaction, exc, self.target)
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.click is not None:
+            await self.owner.run(self.click)
+
+
+class TableKit:
+    """What both games' cogs share; mix in before ``commands.GroupCog``."""
+
+    GAME: ClassVar[str]
+    """The rules' game (``bot.rules.<game>.GAME``)."""
+    PREFIX: ClassVar[str]
+    """The custom_id prefix of the game's components (``pg``, ``pz``)."""
+    bot: SzulerniaBot
+
+    def __init__(self, bot: SzulerniaBot, scene: Scene) -> None:
+        self.bot = bot
+        self.publisher = Publisher(bot, scene)
+        self._acts: dict[str, ActSpec] = {}
+        for klass in reversed(type(self).__mro__):
+            for value in vars(klass).values():
+                marked: tuple[tuple[str, ...], Who, bool] | None = getattr(
+                    value, "__kit_acts__", None
+                )
+                if marked is not None:
+                    for name in marked[0]:
+                        self._acts[name] = ActSpec(name, marked[1], marked[2], value)
+        self._item = self.item_class()
+
+    # --- what each game says -------------------------------------------------------------------
+
+    def seated(self, state: Any) -> Sequence[int]:
+        """The players seated at the table, in seat order."""
+        raise NotImplementedError
+
+    def on_turn(self, state: Any) -> int | None:
+        """The player whose turn it is, if any."""
+        raise NotImplementedError
+
+    # --- wiring ----------------------------------------------------------------------------------
+
+    def item_class(self) -> type[TableItem]:
+        """This cog's ``DynamicItem``: every component whose custom_id starts with ``PREFIX:``."""
+        kit = self
+
+        class Item(TableItem, template=grammar(self.PREFIX)):
+            owner = kit
+
+        Item.__name__ = Item.__qualname__ = f"{type(self).__name__}Item"
+        return Item
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(self._item)
+        healed = await self.publisher.publish_behind(self.GAME)
+        if healed:
+            log.info("%s: brought %d table(s) up to date", self.GAME, healed)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(self._item)
+        self.publisher.close()
+
+    @commands.Cog.listener("on_interaction")
+    async def kit_modal(self, interaction: discord.Interaction[Any]) -> None:
+        """A submitted dialog whose custom_id is one of this game's (modals are not views)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: Any = interaction.data or {}
+        target = Target.from_custom_id(self.PREFIX, str(data.get("custom_id", "")))
+        if target is None:
+            return
+        fields: dict[str, str] = {}
+        _collect(data.get("components") or [], fields)
+        try:
+            click = await self.authorise(interaction, target, tuple(fields.values()))
+        except Exception as exc:
+            await self.refuse(interaction, exc, target)
+            return
+        await self.run(click)
+
+    # --- a click ---------------------------------------------------------------------------------
+
+    async def authorise(
+        self, interaction: discord.Interaction[Any], target: Target, values: tuple[str, ...]
+    ) -> Click:
+        spec = self._acts.get(target.act)
+        if spec is None:  # a component of an older bot
+            raise StaleAction(table=target.table, expected=target.ver, current=None)
+        table = await self.table(target.table, interaction.guild_id)
+        if spec.fresh and target.ver != table.version:
+            raise StaleAction(table=table.table_id, expected=target.ver, current=table.version)
+        roster = await self.roster(table.state)
+        user = interaction.user.id
+        own = [p for p in self.seated(table.state) if p in roster and roster[p].owner_id == user]
+        seats = tuple(sorted(own, key=lambda p: roster[p].is_npc))
+        player = None
+        if spec.who == "seated" and not seats:
+            raise NotSeated(player=user)
+        if spec.who == "turn":
+            turn = self.on_turn(table.state)
+            if turn is None or turn not in seats:
+                raise NotYourTurn(player=user) if seats else NotSeated(player=user)
+            player = turn
+        if spec.who == "opener":
+            await self.require_opener(interaction, table)
+        lang = await self.bot.services.guilds.language(table.guild_id)
+        return Click(interaction, target, values, table, roster, seats, player, lang)
+
+    async def run(self, click: Click) -> None:
+        spec = self._acts[click.target.act]
+        try:
+            await spec.handler(self, click)
+        except Exception as exc:
+            await self.refuse(click.interaction, exc, click.target, click.lang)
+
+    async def refuse(
+        self,
+        interaction: discord.Interaction[Any],
+        exc: Exception,
+        target: Target,
+        lang: Lang | None = None,
+    ) -> None:
+        """The one error path: heal a stale table, then tell the user why, in its language."""
+        if lang is None:
+            lang = await self._lang(target.table)
+        if isinstance(exc, StaleAction | UnknownTable):
+            await self.heal(interaction, target.table)
+        await report(interaction, exc, lang=lang)
+
+    async def heal(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """Redraw the table (through this click where it was on the table message), and take
+        the components off a table message the table no longer shows (a duplicate left by a
+        crash between posting it and recording it)."""
+        try:
+            marks = await self.bot.services.surfaces.marks(table_id)
+            table = await self.bot.services.tables.get(table_id)
+        except UnknownTable:
+            return
+        message = interaction.message
+        if (
+            message is not None
+            and interaction.type is discord.InteractionType.component
+            and message.channel.id == table.channel_id
+            and not message.flags.ephemeral
+            and message.id != marks.message_id
+        ):
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException:
+                log.info("could not take the buttons off an old message of table %d", table_id)
+        await self.publisher.publish(table_id, via=interaction)
+
+    async def step(
+        self, click: Click, action: Any, *, expected: int | None, seat: int | None = None
+    ) -> TableOutcome:
+        """Apply one rules action for this click (its id is the idempotency key; ``seat``: the
+        character it is made for, which the service checks the user plays) and publish the table
+        (through the click's token where it was on the table message). Once the step is saved,
+        nothing here raises for Discord's refusals: the publisher logs and retries."""
+        outcome = await self.bot.services.tables.act(
+            click.target.table,
+            action,
+            key=click.interaction.id,
+            expected_version=expected,
+            actor_id=click.user_id,
+            seat=seat,
+        )
+        await self.publisher.publish(click.target.table, via=click.interaction)
+        return outcome
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    async def table(self, table_id: int, guild_id: int | None = None) -> TableView:
+        """A table of this game (of this guild, when the click came from one)."""
+        view = await self.bot.services.tables.get(table_id)
+        if view.game != self.GAME or (guild_id is not None and view.guild_id != guild_id):
+            raise UnknownTable(table=table_id)
+        return view
+
+    async def roster(self, state: Any) -> Roster:
+        """The characters at the table (a character deleted since is left out)."""
+        return await self.bot.services.characters.many(self.seated(state))
+
+    async def require_opener(self, interaction: discord.Interaction[Any], table: TableView) -> None:
+        """The table's opener or a GM (start, cancel, rulings)."""
+        opener = await self.bot.services.tables.opener(table.table_id)
+        if interaction.user.id != opener and not await is_gm(interaction):
+            raise Refused("not_opener")
+
+    async def _lang(self, table_id: int) -> Lang:
+        try:
+            table = await self.bot.services.tables.get(table_id)
+            return await self.bot.services.guilds.language(table.guild_id)
+        except Exception:
+            return self.bot.settings.bot.language
+
+
+def _collect(components: Sequence[Any], out: dict[str, str]) -> None:
+    """A submitted dialog's text fields, by custom_id, in order."""
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        if "custom_id" in component and "value" in component:
+            out[str(component["custom_id"])] = str(component["value"] or "")
+        _collect(component.get("components") or [], out)
+        inner = component.get("component")
+        if isinstance(inner, dict):
+            _collect([inner], out)

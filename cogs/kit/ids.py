@@ -1,0 +1,93 @@
+"""The custom_id grammar of every table component: ``<game>:<table>:<version>:<act>[:<arg>]``.
+
+``version`` is the version of what the component was drawn from: the table's (a move on the table
+message), or a seat's own (under a hand), or 0 where no version applies ("Show my hand"). The
+service refuses a component drawn at an older version, so a stale or double click changes
+nothing. Components are plain ``discord.ui`` items: receiving them is the cog's ``DynamicItem``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+ARG = r"[\w.,+-]+"
+
+
+def grammar(game: str) -> str:
+    """The DynamicItem template of one game's components."""
+    return (
+        rf"(?P<game>{re.escape(game)}):(?P<table>\d+):(?P<ver>\d+):(?P<act>[a-z]+)"
+        rf"(?::(?P<arg>{ARG}))?"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a component points at: the game, the table, the version it was drawn at, the act."""
+
+    game: str
+    table: int
+    ver: int
+    act: str
+    arg: str = ""
+
+    @property
+    def custom_id(self) -> str:
+        tail = f":{self.arg}" if self.arg else ""
+        return f"{self.game}:{self.table}:{self.ver}:{self.act}{tail}"
+
+    @classmethod
+    def parse(cls, match: re.Match[str]) -> Target:
+        return cls(
+            match["game"], int(match["table"]), int(match["ver"]), match["act"], match["arg"] or ""
+        )
+
+    @classmethod
+    def from_custom_id(cls, game: str, custom_id: str) -> Target | None:
+        match = re.fullmatch(grammar(game), custom_id)
+        return None if match is None else cls.parse(match)
+
+
+def button(
+    target: Target,
+    label: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label=label[:80], style=style, custom_id=target.custom_id, disabled=disabled, row=row
+    )
+
+
+def select(
+    target: Target,
+    options: Sequence[discord.SelectOption],
+    *,
+    placeholder: str | None = None,
+    min_values: int = 1,
+    max_values: int = 1,
+    row: int | None = None,
+) -> discord.ui.Select[Any]:
+    return discord.ui.Select(
+        custom_id=target.custom_id,
+        options=list(options),
+        placeholder=placeholder[:150] if placeholder else None,
+        min_values=min_values,
+        max_values=max_values,
+        row=row,
+    )
+
+
+def view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view that holds nothing but its components (they are received by the cog)."""
+    found = discord.ui.View(timeout=None)
+    for item in items:
+        found.add_item(item)
+    return found

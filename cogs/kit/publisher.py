@@ -1,0 +1,429 @@
+"""Publishing is reconciliation: bring what a table shows up to its durable state.
+
+A table shows three kinds of surface, all pure renders of its state and events (its game's
+:class:`Scene`):
+- the **board**: the table message in its channel, drawn at one version;
+- the **posts** of each version: channel announcements, hand deliveries and the GM's notes. Each
+  is posted at most once: with a nonce ``<table>.<version>.<n>`` that Discord enforces, so a
+  retry after a crash finds the message already there instead of posting it twice;
+- the **hands**: one message per seat (a DM) that is edited in place, only when what it shows
+  changed (a digest of it is kept).
+
+The marks of what was published live with the table (``bot.services.surfaces``). The step's
+transaction moves the table's version; a pass of :meth:`Publisher.publish` then draws the board,
+sends the posts of every version not yet posted, refreshes the hands, and only then marks the
+version posted. So a crash or a refused request anywhere leaves the table *behind*, never
+frozen: startup reconciles every table that is behind before any click is taken, a stale click
+reconciles its table, and a failed pass tries again after a pause.
+
+One pass at a time per table: a request made during a pass is served by the next pass, which
+draws the newest state (so bursts coalesce into one edit). A board edit goes through the
+clicked interaction's own token when the click was on that message (no rate-limited request).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import aiohttp
+import discord
+
+from bot.replies import send_dm
+from bot.services.outcomes import TableView
+from bot.services.surfaces import HandMark, Marks
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+log = logging.getLogger(__name__)
+
+POSTS_KEPT = 20
+"""A table this many versions behind skips the older posts: newer ones supersede them."""
+RETRY_SECONDS = (2.0, 10.0, 30.0, 120.0, 300.0)
+CLOSED_DM = "closed"
+"""The digest of a hand that could not be sent (DMs closed): the seat was told once."""
+UNREACHABLE = frozenset({10003, 10008, 30046, 50001, 50013})
+"""Unknown channel or message, too old to edit, missing access or permissions: post again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """One message's content."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+
+    def digest(self) -> str:
+        shown = {
+            "content": self.content,
+            "embed": self.embed.to_dict() if self.embed else None,
+            "components": self.view.to_components() if self.view else [],
+        }
+        return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:32]
+
+    def edit(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "embed": self.embed,
+            "view": self.view,
+            "allowed_mentions": self.mentions,
+        }
+
+    def send(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"allowed_mentions": self.mentions}
+        if self.content is not None:
+            kwargs["content"] = self.content
+        if self.embed is not None:
+            kwargs["embed"] = self.embed
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A message posted once: in the table's channel, or by DM to ``to_user``."""
+
+    draft: Draft
+    to_user: int | None = None
+    undelivered: str | None = None
+    """For a DM: what the channel is told when it cannot be delivered (DMs closed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The message that shows one seat's hand, to the user who plays it."""
+
+    user_id: int
+    draft: Draft
+    undelivered: str
+    """Said in the channel, once, when the DM cannot be sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Everything a table should show now."""
+
+    board: Draft
+    posts: Mapping[int, Sequence[Post]]
+    """Per version, in order: what that step announces (only versions not yet posted)."""
+    hands: Mapping[int, Hand] = field(default_factory=dict)
+
+
+class Scene(Protocol):
+    """A game's look: the frame of a table, from its state and its recent steps' events."""
+
+    async def frame(self, table: TableView, events: Mapping[int, Sequence[Any]]) -> Frame:
+        """``events``: the events of each version after the posted mark, and of the newest."""
+        ...
+
+
+@dataclass
+class _Job:
+    via: discord.Interaction[Any] | None = None
+    done: list[asyncio.Future[None]] = field(default_factory=list)
+
+
+class Publisher:
+    """One per game cog; see the module docstring."""
+
+    def __init__(self, bot: SzulerniaBot, scene: Scene) -> None:
+        self.bot = bot
+        self.scene = scene
+        self._queued: dict[int, _Job] = {}
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._failures: dict[int, int] = {}
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+
+    # --- asking for a pass ----------------------------------------------------------------------
+
+    async def publish(self, table_id: int, via: discord.Interaction[Any] | None = None) -> None:
+        """Bring the table's surfaces up to its version now; return when a pass that began after
+        this call has finished. Never raises for Discord's refusals (they are logged, and retried
+        later). ``via``: a click deferred as an update of its message, whose token may redraw
+        that message (the board, or a hand) without a rate-limited request."""
+        self.bot.timers.poke()
+        job = self._queued.setdefault(table_id, _Job())
+        if via is not None and _deferred_update(via):
+            job.via = via
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        job.done.append(done)
+        if table_id not in self._running:
+            self._running[table_id] = asyncio.create_task(
+                self._work(table_id), name=f"szulernia-publish-{table_id}"
+            )
+        await asyncio.shield(done)
+
+    async def publish_behind(self, game: str) -> int:
+        """Reconcile every table of ``game`` that is behind (at startup); how many there were."""
+        behind = await self.bot.services.surfaces.behind(game)
+        for table_id in behind:
+            await self.publish(table_id)
+        return len(behind)
+
+    def close(self) -> None:
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
+    async def _work(self, table_id: int) -> None:
+        try:
+            while table_id in self._queued:
+                job = self._queued.pop(table_id)
+                try:
+                    complete = await self._pass(table_id, job.via)
+                except (aiohttp.ClientError, OSError, TimeoutError) as exc:  # the network
+                    log.warning("table %d: publishing was cut off (%r); will retry", table_id, exc)
+                    complete = False
+                except Exception:
+                    log.exception("publishing table %d failed", table_id)
+                    complete = False
+                self._schedule(table_id, complete)
+                for done in job.done:
+                    if not done.done():
+                        done.set_result(None)
+        finally:
+            self._running.pop(table_id, None)
+
+    def _schedule(self, table_id: int, complete: bool) -> None:
+        """After a pass: forget the failures, or try again after a pause that grows."""
+        handle = self._timers.pop(table_id, None)
+        if handle is not None:
+            handle.cancel()
+        if complete:
+            self._failures.pop(table_id, None)
+            return
+        failures = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+        delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1]
+        self._timers[table_id] = asyncio.get_running_loop().call_later(
+            delay, lambda: asyncio.ensure_future(self.publish(table_id))
+        )
+
+    # --- one pass -------------------------------------------------------------------------------
+
+    async def _pass(self, table_id: int, via: discord.Interaction[Any] | None) -> bool:
+        """Draw the board, send what was not posted, refresh the hands; True if all went out."""
+        services = self.bot.services
+        table = await services.tables.get(table_id)
+        marks = await services.surfaces.marks(table_id)
+        since = min(marks.posted_version, table.version - 1)
+        events = await services.tables.step_events(table_id, since, table.version)
+        frame = await self.scene.frame(table, events)
+        complete = await self._board(table, marks, frame.board, via)
+        if marks.posted_version < table.version:
+            complete = await self._posts(table, marks, frame.posts) and complete
+        complete = await self._hands(table, marks, frame.hands, via) and complete
+        if complete and marks.posted_version < table.version:
+            await services.surfaces.posted(table_id, table.version)
+        return complete
+
+    async def _board(
+        self, table: TableView, marks: Marks, draft: Draft, via: discord.Interaction[Any] | None
+    ) -> bool:
+        if marks.message_id is not None and marks.board_version >= table.version:
+            return True
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        old = marks.message_id
+        if old is not None:
+            try:
+                await self._edit(channel, old, draft, via)
+                await self.bot.services.surfaces.drew_board(table.table_id, old, table.version)
+                return True
+            except discord.HTTPException as exc:
+                if not _unreachable(exc):
+                    log.warning(
+                        "table %d: the table message could not be edited (%s %s); will retry",
+                        table.table_id, exc.status, exc.code,
+                    )  # fmt: skip
+                    return False
+                log.warning(
+                    "table %d: the table message is unreachable (%s %s); posting it again",
+                    table.table_id, exc.status, exc.code,
+                )  # fmt: skip
+        try:
+            posted = await channel.send(**draft.send(), nonce=f"b{table.table_id}.{table.version}")
+        except discord.HTTPException as exc:
+            log.warning(
+                "table %d: the table message could not be posted (%s %s); will retry",
+                table.table_id, exc.status, exc.code,
+            )  # fmt: skip
+            return False
+        await self.bot.services.surfaces.drew_board(table.table_id, posted.id, table.version)
+        if old is not None and old != posted.id:
+            await _strip(channel, old)
+        return True
+
+    async def _edit(
+        self,
+        channel: discord.PartialMessageable,
+        message_id: int,
+        draft: Draft,
+        via: discord.Interaction[Any] | None,
+    ) -> None:
+        """Edit a message through the click's token if the click was on it, else by REST."""
+        if via is not None and via.message is not None and via.message.id == message_id:
+            try:
+                await via.edit_original_response(**draft.edit())
+                return
+            except discord.HTTPException as exc:  # an expired token: the REST edit still works
+                log.info("editing through the interaction failed (%s); editing directly", exc)
+        await channel.get_partial_message(message_id).edit(**draft.edit())
+
+    async def _posts(
+        self, table: TableView, marks: Marks, posts: Mapping[int, Sequence[Post]]
+    ) -> bool:
+        oldest = table.version - POSTS_KEPT
+        for version in sorted(v for v in posts if v > marks.posted_version):
+            if version <= oldest:
+                log.info("table %d: skipping the posts of version %d", table.table_id, version)
+                continue
+            if not await self._post_version(table, version, posts[version]):
+                return False
+        return True
+
+    async def _post_version(self, table: TableView, version: int, posts: Sequence[Post]) -> bool:
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        notices: list[str] = []
+        for index, post in enumerate(posts):
+            nonce = f"{table.table_id}.{version}.{index}"
+            if post.to_user is not None:
+                sent = await _dm(self.bot, post.to_user, post.draft, nonce)
+                if sent is None and post.undelivered:
+                    notices.append(post.undelivered)
+                continue
+            draft = post.draft
+            if notices and draft.content is not None and draft.embed is None:
+                draft = _with_lines(draft, notices)
+                notices = []
+            if not await _send(channel, draft, nonce, table.table_id):
+                return False
+        if notices:
+            draft = _with_lines(Draft(), notices)
+            if not await _send(channel, draft, f"{table.table_id}.{version}.n", table.table_id):
+                return False
+        return True
+
+    async def _hands(
+        self,
+        table: TableView,
+        marks: Marks,
+        hands: Mapping[int, Hand],
+        via: discord.Interaction[Any] | None,
+    ) -> bool:
+        complete = True
+        for player, hand in hands.items():
+            digest = hand.draft.digest()
+            mark = marks.hands.get(player)
+            if mark is not None and (mark.digest == digest or mark.digest == CLOSED_DM):
+                continue
+            try:
+                found = await self._hand(table, player, hand, mark, via)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "table %d: a hand could not be shown (%s %s); will retry",
+                    table.table_id, exc.status, exc.code,
+                )  # fmt: skip
+                complete = False
+                continue
+            if found is None:
+                drawn = HandMark(player, None, None, CLOSED_DM)
+            else:
+                drawn = HandMark(player, found[0], found[1], digest)
+            await self.bot.services.surfaces.drew_hand(table.table_id, drawn)
+        return complete
+
+    async def _hand(
+        self,
+        table: TableView,
+        player: int,
+        hand: Hand,
+        mark: HandMark | None,
+        via: discord.Interaction[Any] | None,
+    ) -> tuple[int, int] | None:
+        """Show the hand: edit its message, or send it (a DM), or tell the channel where to find
+        it. ``(channel id, message id)``, or None when DMs are closed."""
+        if mark is not None and mark.channel_id is not None and mark.message_id is not None:
+            channel = self.bot.get_partial_messageable(
+                mark.channel_id, type=discord.ChannelType.private
+            )
+            try:
+                await self._edit(channel, mark.message_id, hand.draft, via)
+                return mark.channel_id, mark.message_id
+            except discord.HTTPException as exc:
+                if not _unreachable(exc):
+                    raise
+        nonce = f"h{table.table_id}.{player}.{table.version}"
+        sent = await _dm(self.bot, hand.user_id, hand.draft, nonce)
+        if sent is not None:
+            return sent.channel.id, sent.id
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        ping = discord.AllowedMentions(users=[discord.Object(hand.user_id)])
+        await channel.send(
+            hand.undelivered, allowed_mentions=ping, nonce=f"h{table.table_id}.{player}"
+        )
+        return None
+
+
+async def _dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> discord.Message | None:
+    return await send_dm(
+        bot, user_id, draft.content, embed=draft.embed, view=draft.view, nonce=nonce
+    )
+
+
+def _deferred_update(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click was acknowledged as an update of its own message (type 6), so that its
+    token edits that message."""
+    kind = interaction.response.type
+    return kind in (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    )
+
+
+def _unreachable(exc: discord.HTTPException) -> bool:
+    return isinstance(exc, discord.NotFound | discord.Forbidden) or exc.code in UNREACHABLE
+
+
+def _with_lines(draft: Draft, lines: Sequence[str]) -> Draft:
+    text = "\n".join([*([draft.content] if draft.content else []), *lines])
+    users = [discord.Object(int(i)) for i in _mentioned(text)]
+    allowed = discord.AllowedMentions(users=users) if users else discord.AllowedMentions.none()
+    return Draft(text[:2000], draft.embed, draft.view, allowed)
+
+
+def _mentioned(text: str) -> list[str]:
+    return list(dict.fromkeys(re.findall(r"<@(\d+)>", text)))
+
+
+async def _send(
+    channel: discord.PartialMessageable, draft: Draft, nonce: str, table_id: int
+) -> bool:
+    try:
+        await channel.send(**draft.send(), nonce=nonce)
+        return True
+    except discord.Forbidden as exc:  # nothing may be posted here: do not stall the game on it
+        log.warning("table %d: an announcement was refused (%s); skipped", table_id, exc.code)
+        return True
+    except discord.HTTPException as exc:
+        log.warning(
+            "table %d: an announcement could not be posted (%s %s); will retry",
+            table_id, exc.status, exc.code,
+        )  # fmt: skip
+        return False
+
+
+async def _strip(channel: discord.PartialMessageable, message_id: int) -> None:
+    """Take the buttons off a table message that was replaced (where Discord still lets us)."""
+    try:
+        await channel.get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException:
+        log.info("the replaced table message %d keeps its buttons (refused)", message_id)

@@ -1,0 +1,141 @@
+"""The buttons of a match, as the cog's handlers: End turn, Stand, a hand card (a ± card first
+asks for its value), Show my hand, Forfeit and its confirmation.
+
+A move is acknowledged as an update of the clicked message, applied through the table service
+(the click's id is its idempotency key) and published (:meth:`TableKit.step`): the board and the
+hand DMs are redrawn by the publisher, through the click's token where the click was on one of
+them. A move made from an ephemeral "Show my hand" message redraws that message here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.render import pazaak as render
+from bot.replies import answer
+from bot.rules import pazaak
+from bot.rules.common import GameOver, NotSeated
+from cogs.kit.cog import Click, TableKit, act
+from cogs.pazaak.views import forfeit_view, hand_view, playable, values_view
+
+
+def _names(click: Click) -> dict[int, str]:
+    return {
+        p.id: click.roster[p.id].name if p.id in click.roster else "?" for p in click.state.players
+    }
+
+
+def _mine(click: Click) -> int:
+    """The seat the user acts for: the one on turn if they play both, else their first."""
+    if not click.seats:
+        raise NotSeated(player=click.user_id)
+    current = click.state.current_player
+    return current if current in click.seats else click.seats[0]
+
+
+class MatchActs(TableKit):
+    """The match's handlers (mixed into the cog)."""
+
+    def seated(self, state: Any) -> list[int]:
+        return [p.id for p in state.players]
+
+    def on_turn(self, state: Any) -> int | None:
+        current: int | None = state.current_player
+        return current
+
+    async def _move(self, click: Click, action: pazaak.Action) -> None:
+        await click.interaction.response.defer()
+        await self.step(click, action, expected=click.target.ver, seat=click.player)
+        await self._refresh_shown(click)
+
+    async def _refresh_shown(self, click: Click) -> None:
+        """After a move made from an ephemeral "Show my hand" message, show that hand as it is
+        now (a hand DM or the board is the publisher's)."""
+        message = click.interaction.message
+        if message is None or not message.flags.ephemeral or click.player is None:
+            return
+        table = await self.table(click.target.table)
+        names = _names(click)
+        embed = render.hand(table.state, click.player, names, click.lang)
+        buttons = hand_view(table.table_id, table.version, table.state, click.player, click.lang)
+        await click.interaction.edit_original_response(embed=embed, view=buttons)
+
+    @act("end", who="turn", fresh=True)
+    async def end_turn(self, click: Click) -> None:
+        assert click.player is not None
+        await self._move(click, pazaak.EndTurn(click.player))
+
+    @act("stand", who="turn", fresh=True)
+    async def stand(self, click: Click) -> None:
+        assert click.player is not None
+        await self._move(click, pazaak.Stand(click.player))
+
+    @act("card", who="turn", fresh=True)
+    async def card(self, click: Click) -> None:
+        player, index = click.player, int(click.target.arg or 0)
+        assert player is not None
+        state: pazaak.PazaakState = click.state
+        hand = pazaak.view(state, player).hand
+        values = [v for v in playable(state, player).get(index, []) if v is not None]
+        if index < len(hand) and render.is_choice(hand[index]) and values:
+            label = render.card_label(hand[index], click.lang)
+            text = t(click.lang, "pazaak.hand.choose", card=label)
+            buttons = values_view(click.target.table, click.target.ver, index, values)
+            await answer(click.interaction, text, view=buttons, ephemeral=True)
+            return
+        await self._move(click, pazaak.PlayCard(player, index))
+
+    @act("val", who="turn", fresh=True)
+    async def value(self, click: Click) -> None:
+        assert click.player is not None
+        index, _, value = click.target.arg.partition(".")
+        await click.interaction.response.defer()
+        action = pazaak.PlayCard(click.player, int(index), int(value))
+        outcome = await self.step(click, action, expected=click.target.ver, seat=click.player)
+        played = next(e for e in outcome.events if isinstance(e, pazaak.CardPlayed))
+        card = render.played_text(played.card, played.value, click.lang)
+        await click.interaction.edit_original_response(
+            content=t(click.lang, "pazaak.hand.chose", card=card), view=None
+        )
+
+    @act("hand", who="seated")
+    async def show_hand(self, click: Click) -> None:
+        """The user's hand, ephemerally (a new message each time): works with DMs closed."""
+        player = _mine(click)
+        cancelled = click.table.status == "cancelled"
+        embed = render.hand(click.state, player, _names(click), click.lang, cancelled=cancelled)
+        buttons = None
+        if not cancelled:
+            buttons = hand_view(
+                click.table.table_id, click.table.version, click.state, player, click.lang
+            )
+        await answer(click.interaction, embed=embed, view=buttons, ephemeral=True)
+
+    @act("ff", who="seated")
+    async def forfeit(self, click: Click) -> None:
+        state: pazaak.PazaakState = click.state
+        if state.phase == "over" or click.table.status in ("finished", "cancelled"):
+            raise GameOver()
+        player = _mine(click)
+        names = _names(click)
+        other = next(p.id for p in state.players if p.id != player)
+        text = t(
+            click.lang,
+            "pazaak.forfeit.confirm",
+            name=names[player],
+            opponent=names[other],
+            pot=render.credits(state.pot, click.lang),
+        )
+        buttons = forfeit_view(click.table.table_id, player, click.lang)
+        await answer(click.interaction, text, view=buttons, ephemeral=True)
+
+    @act("ffy", who="seated")
+    async def forfeit_yes(self, click: Click) -> None:
+        player = int(click.target.arg or 0)
+        if player not in click.seats:
+            raise NotSeated(player=click.user_id)
+        await click.interaction.response.defer()
+        await self.step(click, pazaak.Forfeit(player), expected=None, seat=player)
+        text = t(click.lang, "pazaak.forfeit.done", name=_names(click)[player])
+        await click.interaction.edit_original_response(content=text, view=None)

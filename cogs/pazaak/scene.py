@@ -1,0 +1,110 @@
+"""What a pazaak table shows, as a pure render of its state and its steps' events.
+
+- the board: the table message (:func:`bot.render.pazaak.board` with the newest step's moves and
+  a ping of the player to play; the summary once the match is over; the cancelled board when a
+  GM closed the table);
+- each step's posts: the result of a set that ended, and of the match;
+- the hands: one DM per seat (to whoever plays it: an NPC's goes to its GM), edited in place,
+  with the hand's buttons while the match goes on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import Lang
+from bot.render import pazaak as render
+from bot.render import pazaak_text
+from bot.rules import pazaak
+from bot.services.outcomes import Character, TableView
+from cogs.kit.publisher import Draft, Frame, Hand, Post
+from cogs.pazaak.common import mention, pinging
+from cogs.pazaak.views import board_view, hand_view
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+UNKNOWN = "?"
+
+
+class PazaakScene:
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+
+    async def frame(self, table: TableView, events: Mapping[int, Sequence[Any]]) -> Frame:
+        state: pazaak.PazaakState = table.state
+        lang = await self.bot.services.guilds.language(table.guild_id)
+        players = await self.bot.services.characters.many(p.id for p in state.players)
+        names = {p.id: players[p.id].name if p.id in players else UNKNOWN for p in state.players}
+        cancelled = table.status == "cancelled"
+        board = await self.board(table, events.get(table.version, ()), players, names, lang)
+        posts = {version: self.posts(state, step, names, lang) for version, step in events.items()}
+        hands: dict[int, Hand] = {}
+        for seat in state.players:
+            who = players.get(seat.id)
+            if who is None:
+                continue
+            shown = render.hand(state, seat.id, names, lang, cancelled=cancelled)
+            buttons = None
+            if not cancelled:
+                buttons = hand_view(table.table_id, table.version, state, seat.id, lang)
+            closed = render.dm_closed(lang, mention=mention(who.owner_id), name=who.name)
+            hands[seat.id] = Hand(who.owner_id, Draft(embed=shown, view=buttons), closed)
+        return Frame(board, posts, hands)
+
+    async def board(
+        self,
+        table: TableView,
+        newest: Sequence[Any],
+        players: Mapping[int, Character],
+        names: Mapping[int, str],
+        lang: Lang,
+    ) -> Draft:
+        state: pazaak.PazaakState = table.state
+        if table.status == "cancelled":  # a GM closed the table: the stakes went back
+            return Draft(embed=pazaak_text.cancelled(state, table.table_id, names, lang))
+        if state.phase == "over":
+            history = await self.bot.services.tables.history(table.table_id)
+            return Draft(embed=pazaak_text.summary(state, table.table_id, names, lang, history))
+        current = state.current_player
+        who = players.get(current) if current is not None else None
+        owner = who.owner_id if who is not None else None
+        content, embed = render.board(
+            state,
+            table.table_id,
+            names,
+            lang,
+            events=newest,
+            mention=mention(owner) if owner is not None else None,
+        )
+        view = board_view(table.table_id, table.version, lang)
+        return Draft(content, embed, view, pinging(owner))
+
+    @staticmethod
+    def posts(
+        state: pazaak.PazaakState, events: Sequence[Any], names: Mapping[int, str], lang: Lang
+    ) -> list[Post]:
+        """A step's announcements: each set's result (with the score in sets right after that
+        set, even when shown late) and the match's."""
+        found: list[Post] = []
+        for event in events:
+            if isinstance(event, pazaak.SetEnded):
+                after = _after_set(state, event.set_number)
+                found.append(Post(Draft(render.set_result(event, after, names, lang))))
+            elif isinstance(event, pazaak.MatchEnded):
+                found.append(Post(Draft(render.match_result(event, state, names, lang))))
+        return found
+
+
+def _after_set(state: pazaak.PazaakState, set_number: int) -> pazaak.PazaakState:
+    """The state with the sets won counted up to ``set_number`` (for a late announcement)."""
+    won = [
+        sum(1 for r in state.results if r.set_number <= set_number and r.winner == p.id)
+        for p in state.players
+    ]
+    if won == [p.sets_won for p in state.players]:
+        return state
+    a, b = (dataclasses.replace(p, sets_won=n) for p, n in zip(state.players, won, strict=True))
+    return dataclasses.replace(state, players=(a, b))

@@ -1,0 +1,126 @@
+"""What a Three-Card Pegasus table shows, as a pure render of its state and its steps' events.
+
+- the board: the table message (:func:`bot.render.pegaz.table_embed` and its buttons by phase);
+- each step's posts, in order: each newly dealt hand by DM to whoever plays that seat (an NPC's
+  to its GM), with a line in the channel when it cannot be delivered; the detection rolls by DM
+  to the table's GM (its opener); ONE channel message with the public events, pinging exactly
+  the users it names (whose turn, who must choose).
+
+Pegasus has no hand surfaces to edit: each deal is a new DM (a player is notified of new cards),
+and "Show my hand" always shows the hand as it stands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
+from bot.render.pegaz_events import gm_lines, mention_of, public_lines
+from bot.rules import pegaz
+from bot.services.outcomes import Character, TableView
+from cogs.kit.publisher import Draft, Frame, Post
+from cogs.pegaz.views import choices_view, table_view
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+CONTENT_MAX = 2000
+_MENTION = re.compile(r"<@(\d+)>")
+
+
+def mentions(text: str) -> discord.AllowedMentions:
+    """Ping exactly the users a text names."""
+    users = [discord.Object(int(i)) for i in dict.fromkeys(_MENTION.findall(text))]
+    return discord.AllowedMentions(users=users) if users else discord.AllowedMentions.none()
+
+
+def clip(text: str, limit: int = CONTENT_MAX) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def who_of(characters: Mapping[int, Character]) -> dict[int, Who]:
+    return {cid: Who(c.name, c.owner_id, c.is_npc) for cid, c in characters.items()}
+
+
+def dealt_players(events: Sequence[Any]) -> list[int]:
+    """Players who got new cards in these events, in order."""
+    return list(dict.fromkeys(e.player for e in events if isinstance(e, pegaz.Dealt | pegaz.Drew)))
+
+
+def _players(state: pegaz.PegazState, events: Sequence[Any]) -> list[int]:
+    found = dict.fromkeys(s.player for s in state.seats)
+    for event in events:
+        for name in ("player", "target", "cheater"):
+            value = getattr(event, name, None)
+            if isinstance(value, int):
+                found[value] = None
+    return list(found)
+
+
+class PegazScene:
+    def __init__(self, bot: SzulerniaBot) -> None:
+        self.bot = bot
+
+    async def roster(self, state: pegaz.PegazState, events: Sequence[Any] = ()) -> dict[int, Who]:
+        """Who plays each seat of the state and each player the events name."""
+        return who_of(await self.bot.services.characters.many(_players(state, events)))
+
+    async def frame(self, table: TableView, events: Mapping[int, Sequence[Any]]) -> Frame:
+        state: pegaz.PegazState = table.state
+        lang = await self.bot.services.guilds.language(table.guild_id)
+        everything = [e for v in sorted(events) for e in events[v]]
+        roster = await self.roster(state, everything)
+        board = Draft(
+            embed=table_embed(
+                state, table_id=table.table_id, roster=roster, lang=lang, deadline=table.deadline
+            ),
+            view=table_view(state, table.table_id, table.version, roster, lang),
+        )
+        gm = await self.bot.services.tables.opener(table.table_id)
+        posts = {
+            version: self.posts(table, gm, step, roster, lang) for version, step in events.items()
+        }
+        return Frame(board, posts)
+
+    def posts(
+        self, table: TableView, gm: int, events: Sequence[Any], roster: Roster, lang: Lang
+    ) -> list[Post]:
+        """One step's posts (see the module docstring), rendered from the table as it is now:
+        a hand dealt by a step is shown as it stands (a later deal's DM supersedes it)."""
+        state: pegaz.PegazState = table.state
+        found: list[Post] = []
+        for player in dealt_players(events):
+            who = roster.get(player)
+            if who is None or not pegaz.hand_of(state, player):
+                continue
+            embed = hand_embed(
+                state,
+                player,
+                table_id=table.table_id,
+                channel_id=table.channel_id,
+                roster=roster,
+                lang=lang,
+            )
+            closed = t(
+                lang,
+                "pegaz.ev.dm_closed",
+                user=mention_of(roster, player),
+                name=name_of(roster, player),
+            )
+            view = choices_view(state, player, table.table_id, lang)
+            found.append(
+                Post(Draft(embed=embed, view=view), to_user=who.user_id, undelivered=closed)
+            )
+        notes = gm_lines(events, roster, lang, table_id=table.table_id)
+        if notes:
+            found.append(Post(Draft(clip("\n".join(notes))), to_user=gm))
+        lines = public_lines(events, state, roster, lang)
+        if lines:
+            text = clip("\n".join(lines))
+            found.append(Post(Draft(text, mentions=mentions(text))))
+        return found

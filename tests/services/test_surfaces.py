@@ -1,0 +1,64 @@
+"""The publisher's marks, against a real SQLite file: what each table has shown in Discord."""
+
+from __future__ import annotations
+
+from bot.services.surfaces import HandMark, SurfaceService
+from tests.services import dice_game
+from tests.services.conftest import GM, GUILD, World
+
+ALICE_USER = 201
+
+
+async def open_table(world: World) -> int:
+    alice = await world.characters.create(GUILD, "Alice", owner_id=ALICE_USER)
+    await world.purses.grant(alice.id, "wh", 100, actor_id=GM)
+    outcome = await world.tables.create(
+        "dice",
+        lambda rng: dice_game.new_table(10),
+        guild_id=GUILD,
+        channel_id=5,
+        actor_id=GM,
+        key="open",
+    )
+    return outcome.table_id
+
+
+async def test_a_new_table_is_behind_until_its_board_and_posts_are_marked(world: World) -> None:
+    surfaces = SurfaceService(world.db)
+    table_id = await open_table(world)
+    marks = await surfaces.marks(table_id)
+    assert (marks.version, marks.message_id, marks.board_version, marks.posted_version) == (
+        1, None, 0, 0,
+    )  # fmt: skip
+    assert marks.behind and await surfaces.behind() == [table_id]
+    assert await surfaces.behind("pegaz") == []
+
+    await surfaces.drew_board(table_id, 555, 1)
+    assert await surfaces.behind() == [table_id]  # the posts of version 1 are still owed
+    await surfaces.posted(table_id, 1)
+    assert await surfaces.behind() == [] and not (await surfaces.marks(table_id)).behind
+
+
+async def test_the_marks_never_move_back_and_survive_a_restart(world: World) -> None:
+    surfaces = SurfaceService(world.db)
+    table_id = await open_table(world)
+    await surfaces.drew_board(table_id, 555, 3)
+    await surfaces.drew_board(table_id, 555, 2)  # a slow pass that drew an older version
+    await surfaces.posted(table_id, 3)
+    await surfaces.posted(table_id, 1)
+    await surfaces.drew_hand(table_id, HandMark(7, 70, 700, "abc"))
+    await surfaces.drew_hand(table_id, HandMark(7, 70, 701, "def"))
+    await world.reopen()
+
+    marks = await SurfaceService(world.db).marks(table_id)
+    assert (marks.message_id, marks.board_version, marks.posted_version) == (555, 3, 3)
+    assert marks.hands == {7: HandMark(7, 70, 701, "def")}
+
+
+async def test_a_board_posted_again_is_drawn_at_its_own_version(world: World) -> None:
+    surfaces = SurfaceService(world.db)
+    table_id = await open_table(world)
+    await surfaces.drew_board(table_id, 555, 5)
+    await surfaces.drew_board(table_id, 556, 4)  # the old message was gone: a new one
+    marks = await surfaces.marks(table_id)
+    assert (marks.message_id, marks.board_version) == (556, 4)
