@@ -56,10 +56,20 @@ def _latest_dm(fake: FakeDiscord, user: object) -> FakeMessage:
 
 
 async def pegaz_game(fake: FakeDiscord, harness: BotHarness, meter: Meter) -> None:
+    """Three players without Luck or Gamble (see :func:`pegaz_play`)."""
+    await pegaz_play(fake, harness, meter, skills=False)
+
+
+async def pegaz_lucky(fake: FakeDiscord, harness: BotHarness, meter: Meter) -> None:
+    """Three players with Luck: a secret modifier step (in the hand DM) after every deal."""
+    await pegaz_play(fake, harness, meter, skills=True)
+
+
+async def pegaz_play(fake: FakeDiscord, harness: BotHarness, meter: Meter, *, skills: bool) -> None:
     """Three players: everyone keeps their cards, exchanges one card in each of the two rounds,
     then checks the next player until one is left, who gives no offering."""
     tv = Tavern(fake, harness)
-    players = [await tv.player(name, coins=20 * 240) for name in ("Ann", "Bob", "Cid")]
+    players = [await tv.player(name, coins=20 * 240, luck=skills) for name in ("Ann", "Bob", "Cid")]
     table = await tv.open()
     for p in players:
         await meter.move(lambda p=p: fake.click(p.user, table, "Join"))
@@ -157,7 +167,12 @@ async def run(
 
 
 async def main(games: int) -> None:
-    for name, game in (("pegaz, 3 players", pegaz_game), ("pazaak", pazaak_match)):
+    games_played = (
+        ("pegaz, 3 players", pegaz_game),
+        ("pegaz, 3 players with Luck", pegaz_lucky),
+        ("pazaak", pazaak_match),
+    )
+    for name, game in games_played:
         meters = [await run(game, seed) for seed in range(1, games + 1)]
         per = [m.limited / m.moves for m in meters]
         routes: Counter[str] = Counter()

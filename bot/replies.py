@@ -123,7 +123,8 @@ async def send_dm(
     """DM a user; None when their DMs are closed (the caller then points them at the
     "Show my hand" button, which always works). With a ``nonce``, Discord posts it only once."""
     try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        # discord.py keeps the DM channels it opened: one request per user, not per DM
+        user = await bot.create_dm(discord.Object(id=user_id))
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
         if nonce is not None:
             kwargs["nonce"] = nonce

@@ -32,6 +32,11 @@ class SurfaceService:
         async with self._db.transaction() as tx:
             await surfaces.set_posted(tx, table_id, version)
 
+    async def claimed(self, table_id: int, version: int) -> None:
+        """The announcement of ``version`` is about to go out as a follow-up (no nonce)."""
+        async with self._db.transaction() as tx:
+            await surfaces.set_claimed(tx, table_id, version)
+
     async def drew_hand(self, table_id: int, mark: HandMark) -> None:
         async with self._db.transaction() as tx:
             await surfaces.set_hand(tx, table_id, mark)

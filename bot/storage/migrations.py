@@ -167,6 +167,9 @@ _V3 = (
     # their old announcements done.
     "ALTER TABLE tables ADD COLUMN board_version INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE tables ADD COLUMN posted_version INTEGER NOT NULL DEFAULT 0",
+    # The last version whose announcement went out as a click's follow-up (which has no nonce):
+    # a pass that finds it not yet posted first looks in the channel for what went out.
+    "ALTER TABLE tables ADD COLUMN claimed_version INTEGER NOT NULL DEFAULT 0",
     "UPDATE tables SET posted_version = version",
     "UPDATE tables SET board_version = version WHERE status IN ('finished', 'cancelled')",
     """CREATE INDEX tables_behind ON tables (id)

@@ -34,6 +34,8 @@ class Marks:
     message_id: int | None
     board_version: int
     posted_version: int
+    claimed_version: int
+    """Announcements up to this version may have gone out as follow-ups (see the publisher)."""
     hands: dict[int, HandMark]
 
     @property
@@ -43,7 +45,8 @@ class Marks:
 
 async def marks(tx: Tx, table_id: int) -> Marks | None:
     row = await tx.fetchone(
-        "SELECT version, message_id, board_version, posted_version FROM tables WHERE id = ?",
+        "SELECT version, message_id, board_version, posted_version, claimed_version "
+        "FROM tables WHERE id = ?",
         (table_id,),
     )
     if row is None:
@@ -53,7 +56,7 @@ async def marks(tx: Tx, table_id: int) -> Marks | None:
         (table_id,),
     )
     hands = {int(p): HandMark(int(p), c, m, str(d)) for p, c, m, d in rows}
-    return Marks(table_id, int(row[0]), row[1], int(row[2]), int(row[3]), hands)
+    return Marks(table_id, int(row[0]), row[1], int(row[2]), int(row[3]), int(row[4]), hands)
 
 
 async def set_board(tx: Tx, table_id: int, message_id: int, version: int) -> None:
@@ -69,6 +72,13 @@ async def set_board(tx: Tx, table_id: int, message_id: int, version: int) -> Non
 async def set_posted(tx: Tx, table_id: int, version: int) -> None:
     await tx.execute(
         "UPDATE tables SET posted_version = MAX(posted_version, ?) WHERE id = ?",
+        (version, table_id),
+    )
+
+
+async def set_claimed(tx: Tx, table_id: int, version: int) -> None:
+    await tx.execute(
+        "UPDATE tables SET claimed_version = MAX(claimed_version, ?) WHERE id = ?",
         (version, table_id),
     )
 

@@ -24,6 +24,7 @@ clicked interaction's own token when the click was on that message (no rate-limi
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hashlib
 import json
 import logging
@@ -47,6 +48,9 @@ log = logging.getLogger(__name__)
 POSTS_KEPT = 20
 """A table this many versions behind skips the older posts: newer ones supersede them."""
 RETRY_SECONDS = (2.0, 10.0, 30.0, 120.0, 300.0)
+TOKEN_MARGIN = datetime.timedelta(minutes=1)
+LOOK_BACK = 50
+"""How many of a channel's newest messages are searched for a follow-up sent before a crash."""
 CLOSED_DM = "closed"
 """The digest of a hand that could not be sent (DMs closed): the seat was told once."""
 UNREACHABLE = frozenset({10003, 10008, 30046, 50001, 50013})
@@ -141,6 +145,10 @@ class Publisher:
         self.scene = scene
         self._queued: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._tokens: dict[int, discord.Interaction[Any]] = {}
+        """Per table, the newest click acknowledged as an update of a message in its channel:
+        its token edits that message (the board) for 15 minutes, with no rate-limited request,
+        also for steps made elsewhere (a pick in an ephemeral menu, a DM, a timer)."""
         self._failures: dict[int, int] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
 
@@ -155,6 +163,8 @@ class Publisher:
         job = self._queued.setdefault(table_id, _Job())
         if via is not None and _deferred_update(via):
             job.via = via
+            if via.message is not None and not via.message.flags.ephemeral:
+                self._tokens[table_id] = via
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         job.done.append(done)
         if table_id not in self._running:
@@ -162,6 +172,16 @@ class Publisher:
                 self._work(table_id), name=f"szulernia-publish-{table_id}"
             )
         await asyncio.shield(done)
+
+    def remember(self, click: discord.Interaction[Any]) -> None:
+        """Keep a click acknowledged as an update of a table message, for later redraws of that
+        message (see ``_tokens``); the table is read from the click's components."""
+        message = click.message
+        if message is None or message.flags.ephemeral or not _deferred_update(click):
+            return
+        table_id = _table_of(message)
+        if table_id is not None:
+            self._tokens[table_id] = click
 
     async def publish_behind(self, game: str) -> int:
         """Reconcile every table of ``game`` that is behind (at startup); how many there were."""
@@ -220,10 +240,12 @@ class Publisher:
         frame = await self.scene.frame(table, events)
         complete = await self._board(table, marks, frame.board, via)
         if marks.posted_version < table.version:
-            complete = await self._posts(table, marks, frame.posts) and complete
+            complete = await self._posts(table, marks, frame.posts, via) and complete
         complete = await self._hands(table, marks, frame.hands, via) and complete
         if complete and marks.posted_version < table.version:
             await services.surfaces.posted(table_id, table.version)
+        if table.status in ("finished", "cancelled"):
+            self._tokens.pop(table_id, None)
         return complete
 
     async def _board(
@@ -235,7 +257,10 @@ class Publisher:
         old = marks.message_id
         if old is not None:
             try:
-                await self._edit(channel, old, draft, via)
+                on_board = via is not None and via.message is not None and via.message.id == old
+                await self._edit(
+                    channel, old, draft, via if on_board else self._token(table.table_id, old)
+                )
                 await self.bot.services.surfaces.drew_board(table.table_id, old, table.version)
                 return True
             except discord.HTTPException as exc:
@@ -262,6 +287,16 @@ class Publisher:
             await _strip(channel, old)
         return True
 
+    def _token(self, table_id: int, message_id: int) -> discord.Interaction[Any] | None:
+        """A click on ``message_id`` whose token still lives (with a minute to spare)."""
+        found = self._tokens.get(table_id)
+        if found is None or found.message is None or found.message.id != message_id:
+            return None
+        if discord.utils.utcnow() > found.expires_at - TOKEN_MARGIN:
+            del self._tokens[table_id]
+            return None
+        return found
+
     async def _edit(
         self,
         channel: discord.PartialMessageable,
@@ -279,19 +314,25 @@ class Publisher:
         await channel.get_partial_message(message_id).edit(**draft.edit())
 
     async def _posts(
-        self, table: TableView, marks: Marks, posts: Mapping[int, Sequence[Post]]
+        self,
+        table: TableView,
+        marks: Marks,
+        posts: Mapping[int, Sequence[Post]],
+        via: discord.Interaction[Any] | None,
     ) -> bool:
         oldest = table.version - POSTS_KEPT
         for version in sorted(v for v in posts if v > marks.posted_version):
             if version <= oldest:
                 log.info("table %d: skipping the posts of version %d", table.table_id, version)
                 continue
-            if not await self._post_version(table, version, posts[version]):
+            said = _Announcer(self, table, marks, version, via)
+            if not await self._post_version(table, version, posts[version], said):
                 return False
         return True
 
-    async def _post_version(self, table: TableView, version: int, posts: Sequence[Post]) -> bool:
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    async def _post_version(
+        self, table: TableView, version: int, posts: Sequence[Post], said: _Announcer
+    ) -> bool:
         notices: list[str] = []
         for index, post in enumerate(posts):
             nonce = f"{table.table_id}.{version}.{index}"
@@ -304,12 +345,10 @@ class Publisher:
             if notices and draft.content is not None and draft.embed is None:
                 draft = _with_lines(draft, notices)
                 notices = []
-            if not await _send(channel, draft, nonce, table.table_id):
+            if not await said.send(draft, nonce):
                 return False
         if notices:
-            draft = _with_lines(Draft(), notices)
-            if not await _send(channel, draft, f"{table.table_id}.{version}.n", table.table_id):
-                return False
+            return await said.send(_with_lines(Draft(), notices), f"{table.table_id}.{version}.n")
         return True
 
     async def _hands(
@@ -377,6 +416,82 @@ async def _dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> disc
     return await send_dm(
         bot, user_id, draft.content, embed=draft.embed, view=draft.view, nonce=nonce
     )
+
+
+class _Announcer:
+    """Posts one version's announcements in the table's channel, exactly once.
+
+    Through the click that made the step, as its follow-ups, where it can (they do not count
+    against Discord's global rate limit): the version is first *claimed* (a mark), so that a pass
+    after a crash knows the follow-up may have gone out, and looks for it in the channel before
+    posting it (with a nonce) itself. Otherwise by a channel message with a nonce.
+    """
+
+    def __init__(
+        self,
+        publisher: Publisher,
+        table: TableView,
+        marks: Marks,
+        version: int,
+        via: discord.Interaction[Any] | None,
+    ) -> None:
+        self.bot = publisher.bot
+        self.table = table
+        self.version = version
+        self.channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        self.via = (
+            via
+            if via is not None
+            and version == table.version
+            and via.channel_id == table.channel_id
+            and not via.is_expired()
+            else None
+        )
+        self.maybe_sent = version <= marks.claimed_version
+
+    async def send(self, draft: Draft, nonce: str) -> bool:
+        if self.via is not None:
+            await self.bot.services.surfaces.claimed(self.table.table_id, self.version)
+            self.maybe_sent = True
+            try:
+                await self.via.followup.send(**draft.send(), wait=True)
+                return True
+            except discord.HTTPException as exc:  # an expired or refused token: post it
+                log.info("table %d: a follow-up was refused (%s)", self.table.table_id, exc.status)
+                self.via = None
+        if self.maybe_sent and await self._already_there(draft):
+            return True
+        return await _send(self.channel, draft, nonce, self.table.table_id)
+
+    async def _already_there(self, draft: Draft) -> bool:
+        """Whether the channel's recent messages hold this announcement (a follow-up that went
+        out before a crash). Only after a crash: it costs a request."""
+        me = self.bot.user
+        try:
+            async for message in self.channel.history(limit=LOOK_BACK):
+                if (
+                    me is not None
+                    and message.author.id == me.id
+                    and (message.content == (draft.content or ""))
+                ):
+                    return True
+        except discord.HTTPException as exc:
+            log.warning(
+                "table %d: could not read the channel (%s); posting",
+                self.table.table_id,
+                exc.status,
+            )
+        return False
+
+
+def _table_of(message: discord.Message) -> int | None:
+    """The table a message's components belong to (``<game>:<table>:...``)."""
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            parts = str(getattr(item, "custom_id", "") or "").split(":")
+            if len(parts) >= 4 and parts[1].isdigit():
+                return int(parts[1])
+    return None
 
 
 def _deferred_update(interaction: discord.Interaction[Any]) -> bool:

@@ -71,7 +71,7 @@ class Seating(TableKit):
         outcome = await services.tables.act_on_latest(
             table_id, join, key=interaction.id, actor_id=interaction.user.id, seat=character.id
         )
-        await self.publisher.publish(table_id)
+        await self.publisher.publish(table_id, via=interaction)
         lang = await lang_of(interaction)
         ante = money(outcome.state.settings.stake, lang)
         return t(lang, "pegaz.done.joined", name=character.name, table=table_id, ante=ante)
@@ -80,7 +80,7 @@ class Seating(TableKit):
     async def join_button(self, click: Click) -> None:
         """Join with the active (or only) character; with several and none active, a pick."""
         interaction = click.interaction
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()
         try:
             character = await acting_character(interaction, None)
         except Refused as exc:
@@ -110,7 +110,7 @@ class Seating(TableKit):
 
     @act("leave", who="seated")
     async def leave(self, click: Click) -> None:
-        await click.interaction.response.defer(ephemeral=True, thinking=True)
+        await click.interaction.response.defer()
         player = click.seats[0]
         await self.step(click, pegaz.Leave(player), expected=None, seat=player)
         name = click.roster[player].name
@@ -118,7 +118,7 @@ class Seating(TableKit):
 
     @act("start", who="opener")
     async def start(self, click: Click) -> None:
-        await click.interaction.response.defer(ephemeral=True, thinking=True)
+        await click.interaction.response.defer()
         seats = click.state.seats
         first = seats[0].player if seats else 0
         await self.step(click, pegaz.Start(first), expected=click.target.ver)
@@ -127,7 +127,7 @@ class Seating(TableKit):
     @act("cancel", who="opener")
     async def cancel(self, click: Click) -> None:
         interaction = click.interaction
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()
         await self.bot.services.tables.cancel(
             click.table.table_id, key=interaction.id, actor_id=interaction.user.id
         )
@@ -138,7 +138,7 @@ class Seating(TableKit):
     async def show_hand(self, click: Click) -> None:
         """ "Show my hand": a new ephemeral message per seat the user plays, with its choices."""
         interaction = click.interaction
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()
         roster = who_of(click.roster)
         for player in click.seats:
             embed = hand_embed(
@@ -154,7 +154,7 @@ class Seating(TableKit):
 
     @act("rule", who="opener", fresh=True)
     async def rule(self, click: Click) -> None:
-        await click.interaction.response.defer(ephemeral=True, thinking=True)
+        await click.interaction.response.defer()
         arg = click.target.arg
         expel = arg.startswith("e")
         await self.step(click, pegaz.RuleOnCheat(expel, int(arg[1:])), expected=click.target.ver)
@@ -163,7 +163,7 @@ class Seating(TableKit):
 
     @act("offer", fresh=True)
     async def offer(self, click: Click) -> None:
-        await click.interaction.response.defer(ephemeral=True, thinking=True)
+        await click.interaction.response.defer()
         state: pegaz.PegazState = click.state
         mine = [p for p in state.offers if p in click.seats]
         if not mine:
@@ -180,7 +180,7 @@ class Seating(TableKit):
     async def again(self, click: Click) -> None:
         """A new game at this table's settings, carrying a rolled-over pot."""
         interaction = click.interaction
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()
         table = click.table
         carried = await self.bot.services.tables.pot_balance(table.table_id)
         if carried <= 0:

@@ -99,7 +99,7 @@ class Turns(TableKit):
     async def exchange_preview(self, click: Click) -> None:
         """The dialog was sent: the service checks the exchange, the price is shown, Pay offered."""
         interaction = click.interaction
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer()  # an update of the table message: its token redraws it
         turn, table, lang = _own_turn(click), click.table, click.lang
         state: pegaz.PegazState = await self.bot.services.tables.synced(table.table_id)
         cards = inputs.exchange_cards(click.values[0] if click.values else "")
@@ -114,6 +114,7 @@ class Turns(TableKit):
         if stake > state.stake:
             text += "\n" + t(lang, "pegaz.preview.raise", stake=money(stake, lang))
         buttons = confirm_view(table.table_id, table.version, turn, cards, stake, price, lang)
+        self.publisher.remember(interaction)
         await answer(interaction, text, view=buttons)
 
     @act("paid", who="turn", fresh=True)
@@ -135,6 +136,8 @@ class Turns(TableKit):
 
     @act("chk", who="turn", fresh=True)
     async def check_dialog(self, click: Click) -> None:
+        await click.interaction.response.defer()  # its token redraws the table message later
+        self.publisher.remember(click.interaction)
         turn, table = _own_turn(click), click.table
         state: pegaz.PegazState = await self.bot.services.tables.synced(table.table_id)
         if not pegaz.checks_allowed(state):
@@ -166,7 +169,7 @@ class Turns(TableKit):
 
     @act("fold", who="turn", fresh=True)
     async def fold(self, click: Click) -> None:
-        await click.interaction.response.defer(ephemeral=True, thinking=True)
+        await click.interaction.response.defer()
         turn = _own_turn(click)
         await self.step(click, pegaz.Fold(turn), expected=click.target.ver, seat=turn)
         await answer(click.interaction, t(click.lang, "pegaz.done.folded"))

@@ -6,7 +6,15 @@ import re
 from dataclasses import dataclass
 
 from bot.app import Services
-from tests.fakediscord import MANAGE_GUILD, BotHarness, FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord import (
+    MANAGE_GUILD,
+    BotHarness,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionHandle,
+)
+from tests.fakediscord.interactions import DEFERRED_UPDATE
 
 P = 1
 S = 12
@@ -87,9 +95,10 @@ class Tavern:
         raise AssertionError(f"no table message for table {table}")
 
     async def press(self, user: FakeUser, message: FakeMessage, label: str) -> FakeMessage:
-        """Click a button and wait for the bot's visible answer to it."""
+        """Click a button and wait for the bot's visible answer to it: on the table message,
+        the click redraws the table and the answer is an ephemeral follow-up."""
         handle = await self.fake.click(user, message, label)
-        return await handle.reply()
+        return await answer_to(handle, message)
 
     async def pick(
         self, user: FakeUser, message: FakeMessage, values: list[str], placeholder: str
@@ -104,6 +113,17 @@ class Tavern:
 
     def hand_dm(self, player: Player, index: int = -1) -> FakeMessage:
         return self.fake.dms(player.user)[index]
+
+
+async def answer_to(handle: InteractionHandle, message: FakeMessage) -> FakeMessage:
+    """The bot's answer to a click on ``message`` (see :meth:`Tavern.press`)."""
+    on_table = not message.ephemeral and message.channel.guild_id is not None
+    if on_table and await handle.ack() == DEFERRED_UPDATE:
+        return await handle.state.wait_for(
+            lambda: next((m for m in handle.followups if m.ephemeral), None),
+            what=f"an ephemeral follow-up to {handle!r}",
+        )
+    return await handle.reply()
 
 
 def at(player: Player | FakeUser) -> str:

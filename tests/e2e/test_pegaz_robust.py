@@ -6,7 +6,7 @@ import asyncio
 import re
 from collections import Counter
 
-from tests.e2e.pegaz_kit import GC, S, Tavern, at, hand_of, status
+from tests.e2e.pegaz_kit import GC, S, Tavern, answer_to, at, hand_of, status
 from tests.fakediscord import BotHarness, FakeDiscord
 
 ONE = "Luck or Gamble: move one card by 1…"
@@ -79,7 +79,7 @@ async def test_twenty_simultaneous_clicks_fold_once(fake: FakeDiscord, harness: 
     before = len(tv.said())
 
     clicks = await asyncio.gather(*(fake.click(ann.user, table, "Fold") for _ in range(20)))
-    answers = [(await click.reply()).content for click in clicks]
+    answers = [(await answer_to(click, table)).content for click in clicks]
 
     assert Counter(answers) == {
         "You folded.": 1,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.pegaz_kit import GC, S, Tavern, field
+from tests.e2e.pegaz_kit import GC, S, Tavern, answer_to, field
 from tests.fakediscord import MANAGE_GUILD, BotHarness, FakeDiscord
 
 
@@ -22,7 +22,9 @@ async def test_joins_racing_still_give_a_player_one_seat(
         fake.click(ann.user, table, "Join"),
         *(fake.slash(ann.user, "pegaz join", character=alt.name, table=1) for alt in alts),
     )
-    answers = [(await handle.reply()).content for handle in handles]
+    answers = [(await answer_to(handles[0], table)).content] + [
+        (await handle.reply()).content for handle in handles[1:]
+    ]
 
     seated = [s.player for s in (await tv.services.tables.get(1)).state.seats]
     assert len(seated) == 1, answers

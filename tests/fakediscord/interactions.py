@@ -86,12 +86,14 @@ class InteractionHandle:
             return None if original.loading else original
         if len(original.history) > self.edits_at_ack:
             return original
-        return self.followups[0] if self.followups else None
+        # An announcement the click made in the channel is not the answer to the clicker.
+        return next((f for f in self.followups if f.ephemeral), None)
 
     async def reply(self, timeout: float = 5.0) -> FakeMessage:
         """Wait for the visible answer: the message sent or updated, the deferred one filled in.
 
-        After a deferred update (type 6) it is the message once edited, or the first follow-up.
+        After a deferred update (type 6) it is the message once edited, or the first ephemeral
+        follow-up.
         """
 
         def ready() -> FakeMessage | None:
