@@ -44,6 +44,7 @@ IN_FLIGHT: tuple[str, ...] = (
     "discord.py: on_table_outcome",
     "discord.py: on_turn_warning",
     "discord.py: on_interaction",  # the Pegaz exchange dialog, submitted through a listener
+    "szulernia-publish-",  # a table's surfaces being brought up to date
 )
 
 RngFactory = Callable[[], random.Random]

@@ -163,7 +163,7 @@ class Publisher:
         job = self._queued.setdefault(table_id, _Job())
         if via is not None and _deferred_update(via):
             job.via = via
-            if via.message is not None and not via.message.flags.ephemeral:
+            if _on_a_channel_message(via):
                 self._tokens[table_id] = via
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         job.done.append(done)
@@ -177,7 +177,7 @@ class Publisher:
         """Keep a click acknowledged as an update of a table message, for later redraws of that
         message (see ``_tokens``); the table is read from the click's components."""
         message = click.message
-        if message is None or message.flags.ephemeral or not _deferred_update(click):
+        if message is None or not _on_a_channel_message(click) or not _deferred_update(click):
             return
         table_id = _table_of(message)
         if table_id is not None:
@@ -482,6 +482,13 @@ class _Announcer:
                 exc.status,
             )
         return False
+
+
+def _on_a_channel_message(click: discord.Interaction[Any]) -> bool:
+    """Whether the click was on a message everyone in a server channel sees (not a DM, not an
+    ephemeral one): a table message."""
+    message = click.message
+    return click.guild_id is not None and message is not None and not message.flags.ephemeral
 
 
 def _table_of(message: discord.Message) -> int | None:
