@@ -101,6 +101,9 @@ class Post:
     to_user: int | None = None
     undelivered: str | None = None
     """For a DM: what the channel is told when it cannot be delivered (DMs closed)."""
+    hand_of: int | None = None
+    """For a DM that shows a seat's new hand: it becomes that seat's hand message, which later
+    passes keep up to date (see :attr:`Hand.deliver`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,9 @@ class Hand:
     draft: Draft
     undelivered: str
     """Said in the channel, once, when the DM cannot be sent."""
+    deliver: bool = True
+    """False: only keep the hand message a post delivered up to date (a game that sends a new
+    DM for each deal, so that the player is notified of new cards)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +140,22 @@ class Scene(Protocol):
 @dataclass
 class _Job:
     via: discord.Interaction[Any] | None = None
-    done: list[asyncio.Future[None]] = field(default_factory=list)
+    note: str | None = None
+    done: list[asyncio.Future[bool]] = field(default_factory=list)
+
+
+@dataclass
+class _Click:
+    """The click a pass serves: its token may redraw the message it was on, with its ``note``
+    above; ``redrew`` says whether the pass did."""
+
+    via: discord.Interaction[Any] | None
+    note: str | None = None
+    redrew: bool = False
+
+    def on(self, message_id: int) -> discord.Interaction[Any] | None:
+        via = self.via
+        return via if via is not None and via.message and via.message.id == message_id else None
 
 
 class Publisher:
@@ -154,24 +175,28 @@ class Publisher:
 
     # --- asking for a pass ----------------------------------------------------------------------
 
-    async def publish(self, table_id: int, via: discord.Interaction[Any] | None = None) -> None:
+    async def publish(
+        self, table_id: int, via: discord.Interaction[Any] | None = None, note: str | None = None
+    ) -> bool:
         """Bring the table's surfaces up to its version now; return when a pass that began after
         this call has finished. Never raises for Discord's refusals (they are logged, and retried
         later). ``via``: a click deferred as an update of its message, whose token may redraw
-        that message (the board, or a hand) without a rate-limited request."""
+        that message (the board, or a hand) without a rate-limited request; ``note``: a line that
+        message then shows above the rest ("Done: one card moved."). True if the pass redrew the
+        clicked message."""
         self.bot.timers.poke()
         job = self._queued.setdefault(table_id, _Job())
         if via is not None and _deferred_update(via):
-            job.via = via
+            job.via, job.note = via, note
             if _on_a_channel_message(via):
                 self._tokens[table_id] = via
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         job.done.append(done)
         if table_id not in self._running:
             self._running[table_id] = asyncio.create_task(
                 self._work(table_id), name=f"szulernia-publish-{table_id}"
             )
-        await asyncio.shield(done)
+        return await asyncio.shield(done)
 
     def remember(self, click: discord.Interaction[Any]) -> None:
         """Keep a click acknowledged as an update of a table message, for later redraws of that
@@ -199,8 +224,9 @@ class Publisher:
         try:
             while table_id in self._queued:
                 job = self._queued.pop(table_id)
+                click = _Click(job.via, job.note)
                 try:
-                    complete = await self._pass(table_id, job.via)
+                    complete = await self._pass(table_id, click)
                 except (aiohttp.ClientError, OSError, TimeoutError) as exc:  # the network
                     log.warning("table %d: publishing was cut off (%r); will retry", table_id, exc)
                     complete = False
@@ -210,7 +236,7 @@ class Publisher:
                 self._schedule(table_id, complete)
                 for done in job.done:
                     if not done.done():
-                        done.set_result(None)
+                        done.set_result(click.redrew)
         finally:
             self._running.pop(table_id, None)
 
@@ -230,7 +256,7 @@ class Publisher:
 
     # --- one pass -------------------------------------------------------------------------------
 
-    async def _pass(self, table_id: int, via: discord.Interaction[Any] | None) -> bool:
+    async def _pass(self, table_id: int, click: _Click) -> bool:
         """Draw the board, send what was not posted, refresh the hands; True if all went out."""
         services = self.bot.services
         table = await services.tables.get(table_id)
@@ -238,29 +264,28 @@ class Publisher:
         since = min(marks.posted_version, table.version - 1)
         events = await services.tables.step_events(table_id, since, table.version)
         frame = await self.scene.frame(table, events)
-        complete = await self._board(table, marks, frame.board, via)
+        complete = await self._board(table, marks, frame.board, click)
         if marks.posted_version < table.version:
-            complete = await self._posts(table, marks, frame.posts, via) and complete
-        complete = await self._hands(table, marks, frame.hands, via) and complete
+            complete = await self._posts(table, marks, frame.posts, click.via) and complete
+        if frame.hands:
+            marks = await services.surfaces.marks(table_id)  # the posts may have sent hands
+        complete = await self._hands(table, marks, frame.hands, click) and complete
         if complete and marks.posted_version < table.version:
             await services.surfaces.posted(table_id, table.version)
         if table.status in ("finished", "cancelled"):
             self._tokens.pop(table_id, None)
         return complete
 
-    async def _board(
-        self, table: TableView, marks: Marks, draft: Draft, via: discord.Interaction[Any] | None
-    ) -> bool:
+    async def _board(self, table: TableView, marks: Marks, draft: Draft, click: _Click) -> bool:
         if marks.message_id is not None and marks.board_version >= table.version:
             return True
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         old = marks.message_id
         if old is not None:
             try:
-                on_board = via is not None and via.message is not None and via.message.id == old
-                await self._edit(
-                    channel, old, draft, via if on_board else self._token(table.table_id, old)
-                )
+                token = click.on(old) or self._token(table.table_id, old)
+                await self._edit(channel, old, draft, token)
+                click.redrew = click.redrew or (token is not None and token is click.via)
                 await self.bot.services.surfaces.drew_board(table.table_id, old, table.version)
                 return True
             except discord.HTTPException as exc:
@@ -302,12 +327,16 @@ class Publisher:
         channel: discord.PartialMessageable,
         message_id: int,
         draft: Draft,
-        via: discord.Interaction[Any] | None,
+        token: discord.Interaction[Any] | None,
+        note: str | None = None,
     ) -> None:
-        """Edit a message through the click's token if the click was on it, else by REST."""
-        if via is not None and via.message is not None and via.message.id == message_id:
+        """Edit a message through a click's token (a click on it), else by REST."""
+        if token is not None:
+            shown = draft.edit()
+            if note is not None:
+                shown["content"] = note
             try:
-                await via.edit_original_response(**draft.edit())
+                await token.edit_original_response(**shown)
                 return
             except discord.HTTPException as exc:  # an expired token: the REST edit still works
                 log.info("editing through the interaction failed (%s); editing directly", exc)
@@ -340,6 +369,11 @@ class Publisher:
                 sent = await _dm(self.bot, post.to_user, post.draft, nonce)
                 if sent is None and post.undelivered:
                     notices.append(post.undelivered)
+                if post.hand_of is not None:
+                    mark = HandMark(post.hand_of, None, None, CLOSED_DM)
+                    if sent is not None:
+                        mark = HandMark(post.hand_of, sent.channel.id, sent.id, post.draft.digest())
+                    await self.bot.services.surfaces.drew_hand(table.table_id, mark)
                 continue
             draft = post.draft
             if notices and draft.content is not None and draft.embed is None:
@@ -356,7 +390,7 @@ class Publisher:
         table: TableView,
         marks: Marks,
         hands: Mapping[int, Hand],
-        via: discord.Interaction[Any] | None,
+        click: _Click,
     ) -> bool:
         complete = True
         for player, hand in hands.items():
@@ -364,8 +398,10 @@ class Publisher:
             mark = marks.hands.get(player)
             if mark is not None and (mark.digest == digest or mark.digest == CLOSED_DM):
                 continue
+            if not hand.deliver and (mark is None or mark.message_id is None):
+                continue  # nothing delivered yet to keep up to date
             try:
-                found = await self._hand(table, player, hand, mark, via)
+                found = await self._hand(table, player, hand, mark, click)
             except discord.HTTPException as exc:
                 log.warning(
                     "table %d: a hand could not be shown (%s %s); will retry",
@@ -386,7 +422,7 @@ class Publisher:
         player: int,
         hand: Hand,
         mark: HandMark | None,
-        via: discord.Interaction[Any] | None,
+        click: _Click,
     ) -> tuple[int, int] | None:
         """Show the hand: edit its message, or send it (a DM), or tell the channel where to find
         it. ``(channel id, message id)``, or None when DMs are closed."""
@@ -395,7 +431,9 @@ class Publisher:
                 mark.channel_id, type=discord.ChannelType.private
             )
             try:
-                await self._edit(channel, mark.message_id, hand.draft, via)
+                token = click.on(mark.message_id)
+                await self._edit(channel, mark.message_id, hand.draft, token, click.note)
+                click.redrew = click.redrew or token is not None
                 return mark.channel_id, mark.message_id
             except discord.HTTPException as exc:
                 if not _unreachable(exc):

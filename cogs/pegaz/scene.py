@@ -23,7 +23,7 @@ from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
 from bot.render.pegaz_events import gm_lines, mention_of, public_lines
 from bot.rules import pegaz
 from bot.services.outcomes import Character, TableView
-from cogs.kit.publisher import Draft, Frame, Post
+from cogs.kit.publisher import Draft, Frame, Hand, Post
 from cogs.pegaz.views import choices_view, table_view
 
 if TYPE_CHECKING:
@@ -85,7 +85,33 @@ class PegazScene:
         posts = {
             version: self.posts(table, gm, step, roster, lang) for version, step in events.items()
         }
-        return Frame(board, posts)
+        return Frame(board, posts, self.hands(table, roster, lang))
+
+    def hands(self, table: TableView, roster: Roster, lang: Lang) -> dict[int, Hand]:
+        """Each seat's newest hand DM, kept showing the hand as it stands (its choices gone
+        once made, even if the bot died before it could say so)."""
+        state: pegaz.PegazState = table.state
+        found: dict[int, Hand] = {}
+        for seat in state.seats:
+            who = roster.get(seat.player)
+            if who is None or not seat.hand:
+                continue
+            draft = self.hand_draft(table, seat.player, roster, lang)
+            found[seat.player] = Hand(who.user_id, draft, "", deliver=False)
+        return found
+
+    def hand_draft(self, table: TableView, player: int, roster: Roster, lang: Lang) -> Draft:
+        """A seat's cards and its modifier choices, for its DM (secret)."""
+        state: pegaz.PegazState = table.state
+        embed = hand_embed(
+            state,
+            player,
+            table_id=table.table_id,
+            channel_id=table.channel_id,
+            roster=roster,
+            lang=lang,
+        )
+        return Draft(embed=embed, view=choices_view(state, player, table.table_id, lang))
 
     def posts(
         self, table: TableView, gm: int, events: Sequence[Any], roster: Roster, lang: Lang
@@ -98,24 +124,14 @@ class PegazScene:
             who = roster.get(player)
             if who is None or not pegaz.hand_of(state, player):
                 continue
-            embed = hand_embed(
-                state,
-                player,
-                table_id=table.table_id,
-                channel_id=table.channel_id,
-                roster=roster,
-                lang=lang,
-            )
             closed = t(
                 lang,
                 "pegaz.ev.dm_closed",
                 user=mention_of(roster, player),
                 name=name_of(roster, player),
             )
-            view = choices_view(state, player, table.table_id, lang)
-            found.append(
-                Post(Draft(embed=embed, view=view), to_user=who.user_id, undelivered=closed)
-            )
+            draft = self.hand_draft(table, player, roster, lang)
+            found.append(Post(draft, to_user=who.user_id, undelivered=closed, hand_of=player))
         notes = gm_lines(events, roster, lang, table_id=table.table_id)
         if notes:
             found.append(Post(Draft(clip("\n".join(notes))), to_user=gm))

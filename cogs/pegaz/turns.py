@@ -76,8 +76,10 @@ class Turns(TableKit):
             actor_id=interaction.user.id,
             seat=player,
         )
-        await self.publisher.publish(click.table.table_id)
-        embed = hand_embed(
+        text = t(click.lang, f"pegaz.done.{click.target.act}")
+        if await self.publisher.publish(click.table.table_id, via=interaction, note=text):
+            return  # the hand DM was redrawn through this click, with the text
+        embed = hand_embed(  # a "Show my hand" message: not the publisher's
             outcome.state,
             player,
             table_id=click.table.table_id,
@@ -85,7 +87,6 @@ class Turns(TableKit):
             roster=who_of(click.roster),
             lang=click.lang,
         )
-        text = t(click.lang, f"pegaz.done.{click.target.act}")
         await interaction.edit_original_response(content=text, embed=embed, view=None)
 
     @act("xchg", who="turn", fresh=True)
