@@ -1,7 +1,7 @@
 """The base of a game's cog: receiving its components, authorising them, one error path.
 
 A game cog subclasses :class:`TableKit` (beside ``commands.GroupCog``), names its ``GAME``, its
-custom_id ``PREFIX`` and its :class:`~cogs.kit.publisher.Scene`, and writes its handlers as
+custom_id ``PREFIX`` and its :class:`~cogs.kit.frame.Scene`, and writes its handlers as
 methods:
 
     @act("fold", who="turn", fresh=True)
@@ -32,8 +32,9 @@ from bot.rules.common import NotSeated, NotYourTurn
 from bot.services.errors import StaleAction, UnknownTable
 from bot.services.outcomes import Character, TableOutcome, TableView
 from cogs.common import is_gm
+from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, grammar
-from cogs.kit.publisher import Publisher, Scene
+from cogs.kit.publisher import Publisher
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

@@ -91,3 +91,30 @@ def view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     for item in items:
         found.add_item(item)
     return found
+
+
+def on_channel_message(click: discord.Interaction[Any]) -> bool:
+    """Whether the click was on a message everyone in a server channel sees (not a DM, not an
+    ephemeral one): a table message."""
+    message = click.message
+    return click.guild_id is not None and message is not None and not message.flags.ephemeral
+
+
+def table_of(message: discord.Message) -> int | None:
+    """The table a message's components belong to (``<game>:<table>:...``)."""
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            parts = str(getattr(item, "custom_id", "") or "").split(":")
+            if len(parts) >= 4 and parts[1].isdigit():
+                return int(parts[1])
+    return None
+
+
+def deferred_update(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click was acknowledged as an update of its own message (type 6), so that its
+    token edits that message."""
+    kind = interaction.response.type
+    return kind in (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    )

@@ -25,13 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import hashlib
-import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -39,6 +36,9 @@ import discord
 from bot.replies import send_dm
 from bot.services.outcomes import TableView
 from bot.services.surfaces import HandMark, Marks
+from cogs.kit.announce import Announcer, with_lines
+from cogs.kit.frame import Draft, Hand, Post, Scene
+from cogs.kit.ids import deferred_update, on_channel_message, table_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -49,92 +49,10 @@ POSTS_KEPT = 20
 """A table this many versions behind skips the older posts: newer ones supersede them."""
 RETRY_SECONDS = (2.0, 10.0, 30.0, 120.0, 300.0)
 TOKEN_MARGIN = datetime.timedelta(minutes=1)
-LOOK_BACK = 50
-"""How many of a channel's newest messages are searched for a follow-up sent before a crash."""
 CLOSED_DM = "closed"
 """The digest of a hand that could not be sent (DMs closed): the seat was told once."""
 UNREACHABLE = frozenset({10003, 10008, 30046, 50001, 50013})
 """Unknown channel or message, too old to edit, missing access or permissions: post again."""
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """One message's content."""
-
-    content: str | None = None
-    embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
-    mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
-
-    def digest(self) -> str:
-        shown = {
-            "content": self.content,
-            "embed": self.embed.to_dict() if self.embed else None,
-            "components": self.view.to_components() if self.view else [],
-        }
-        return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:32]
-
-    def edit(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "embed": self.embed,
-            "view": self.view,
-            "allowed_mentions": self.mentions,
-        }
-
-    def send(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"allowed_mentions": self.mentions}
-        if self.content is not None:
-            kwargs["content"] = self.content
-        if self.embed is not None:
-            kwargs["embed"] = self.embed
-        if self.view is not None:
-            kwargs["view"] = self.view
-        return kwargs
-
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    """A message posted once: in the table's channel, or by DM to ``to_user``."""
-
-    draft: Draft
-    to_user: int | None = None
-    undelivered: str | None = None
-    """For a DM: what the channel is told when it cannot be delivered (DMs closed)."""
-    hand_of: int | None = None
-    """For a DM that shows a seat's new hand: it becomes that seat's hand message, which later
-    passes keep up to date (see :attr:`Hand.deliver`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hand:
-    """The message that shows one seat's hand, to the user who plays it."""
-
-    user_id: int
-    draft: Draft
-    undelivered: str
-    """Said in the channel, once, when the DM cannot be sent."""
-    deliver: bool = True
-    """False: only keep the hand message a post delivered up to date (a game that sends a new
-    DM for each deal, so that the player is notified of new cards)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """Everything a table should show now."""
-
-    board: Draft
-    posts: Mapping[int, Sequence[Post]]
-    """Per version, in order: what that step announces (only versions not yet posted)."""
-    hands: Mapping[int, Hand] = field(default_factory=dict)
-
-
-class Scene(Protocol):
-    """A game's look: the frame of a table, from its state and its recent steps' events."""
-
-    async def frame(self, table: TableView, events: Mapping[int, Sequence[Any]]) -> Frame:
-        """``events``: the events of each version after the posted mark, and of the newest."""
-        ...
 
 
 @dataclass
@@ -186,9 +104,9 @@ class Publisher:
         clicked message."""
         self.bot.timers.poke()
         job = self._queued.setdefault(table_id, _Job())
-        if via is not None and _deferred_update(via):
+        if via is not None and deferred_update(via):
             job.via, job.note = via, note
-            if _on_a_channel_message(via):
+            if on_channel_message(via):
                 self._tokens[table_id] = via
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         job.done.append(done)
@@ -202,9 +120,9 @@ class Publisher:
         """Keep a click acknowledged as an update of a table message, for later redraws of that
         message (see ``_tokens``); the table is read from the click's components."""
         message = click.message
-        if message is None or not _on_a_channel_message(click) or not _deferred_update(click):
+        if message is None or not on_channel_message(click) or not deferred_update(click):
             return
-        table_id = _table_of(message)
+        table_id = table_of(message)
         if table_id is not None:
             self._tokens[table_id] = click
 
@@ -354,13 +272,13 @@ class Publisher:
             if version <= oldest:
                 log.info("table %d: skipping the posts of version %d", table.table_id, version)
                 continue
-            said = _Announcer(self, table, marks, version, via)
+            said = Announcer(self.bot, table, marks, version, via)
             if not await self._post_version(table, version, posts[version], said):
                 return False
         return True
 
     async def _post_version(
-        self, table: TableView, version: int, posts: Sequence[Post], said: _Announcer
+        self, table: TableView, version: int, posts: Sequence[Post], said: Announcer
     ) -> bool:
         notices: list[str] = []
         for index, post in enumerate(posts):
@@ -377,12 +295,12 @@ class Publisher:
                 continue
             draft = post.draft
             if notices and draft.content is not None and draft.embed is None:
-                draft = _with_lines(draft, notices)
+                draft = with_lines(draft, notices)
                 notices = []
             if not await said.send(draft, nonce):
                 return False
         if notices:
-            return await said.send(_with_lines(Draft(), notices), f"{table.table_id}.{version}.n")
+            return await said.send(with_lines(Draft(), notices), f"{table.table_id}.{version}.n")
         return True
 
     async def _hands(
@@ -456,129 +374,8 @@ async def _dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> disc
     )
 
 
-class _Announcer:
-    """Posts one version's announcements in the table's channel, exactly once.
-
-    Through the click that made the step, as its follow-ups, where it can (they do not count
-    against Discord's global rate limit): the version is first *claimed* (a mark), so that a pass
-    after a crash knows the follow-up may have gone out, and looks for it in the channel before
-    posting it (with a nonce) itself. Otherwise by a channel message with a nonce.
-    """
-
-    def __init__(
-        self,
-        publisher: Publisher,
-        table: TableView,
-        marks: Marks,
-        version: int,
-        via: discord.Interaction[Any] | None,
-    ) -> None:
-        self.bot = publisher.bot
-        self.table = table
-        self.version = version
-        self.channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        self.via = (
-            via
-            if via is not None
-            and version == table.version
-            and via.channel_id == table.channel_id
-            and not via.is_expired()
-            else None
-        )
-        self.maybe_sent = version <= marks.claimed_version
-
-    async def send(self, draft: Draft, nonce: str) -> bool:
-        if self.via is not None:
-            await self.bot.services.surfaces.claimed(self.table.table_id, self.version)
-            self.maybe_sent = True
-            try:
-                await self.via.followup.send(**draft.send(), wait=True)
-                return True
-            except discord.HTTPException as exc:  # an expired or refused token: post it
-                log.info("table %d: a follow-up was refused (%s)", self.table.table_id, exc.status)
-                self.via = None
-        if self.maybe_sent and await self._already_there(draft):
-            return True
-        return await _send(self.channel, draft, nonce, self.table.table_id)
-
-    async def _already_there(self, draft: Draft) -> bool:
-        """Whether the channel's recent messages hold this announcement (a follow-up that went
-        out before a crash). Only after a crash: it costs a request."""
-        me = self.bot.user
-        try:
-            async for message in self.channel.history(limit=LOOK_BACK):
-                if (
-                    me is not None
-                    and message.author.id == me.id
-                    and (message.content == (draft.content or ""))
-                ):
-                    return True
-        except discord.HTTPException as exc:
-            log.warning(
-                "table %d: could not read the channel (%s); posting",
-                self.table.table_id,
-                exc.status,
-            )
-        return False
-
-
-def _on_a_channel_message(click: discord.Interaction[Any]) -> bool:
-    """Whether the click was on a message everyone in a server channel sees (not a DM, not an
-    ephemeral one): a table message."""
-    message = click.message
-    return click.guild_id is not None and message is not None and not message.flags.ephemeral
-
-
-def _table_of(message: discord.Message) -> int | None:
-    """The table a message's components belong to (``<game>:<table>:...``)."""
-    for row in message.components:
-        for item in getattr(row, "children", ()):
-            parts = str(getattr(item, "custom_id", "") or "").split(":")
-            if len(parts) >= 4 and parts[1].isdigit():
-                return int(parts[1])
-    return None
-
-
-def _deferred_update(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the click was acknowledged as an update of its own message (type 6), so that its
-    token edits that message."""
-    kind = interaction.response.type
-    return kind in (
-        discord.InteractionResponseType.deferred_message_update,
-        discord.InteractionResponseType.message_update,
-    )
-
-
 def _unreachable(exc: discord.HTTPException) -> bool:
     return isinstance(exc, discord.NotFound | discord.Forbidden) or exc.code in UNREACHABLE
-
-
-def _with_lines(draft: Draft, lines: Sequence[str]) -> Draft:
-    text = "\n".join([*([draft.content] if draft.content else []), *lines])
-    users = [discord.Object(int(i)) for i in _mentioned(text)]
-    allowed = discord.AllowedMentions(users=users) if users else discord.AllowedMentions.none()
-    return Draft(text[:2000], draft.embed, draft.view, allowed)
-
-
-def _mentioned(text: str) -> list[str]:
-    return list(dict.fromkeys(re.findall(r"<@(\d+)>", text)))
-
-
-async def _send(
-    channel: discord.PartialMessageable, draft: Draft, nonce: str, table_id: int
-) -> bool:
-    try:
-        await channel.send(**draft.send(), nonce=nonce)
-        return True
-    except discord.Forbidden as exc:  # nothing may be posted here: do not stall the game on it
-        log.warning("table %d: an announcement was refused (%s); skipped", table_id, exc.code)
-        return True
-    except discord.HTTPException as exc:
-        log.warning(
-            "table %d: an announcement could not be posted (%s %s); will retry",
-            table_id, exc.status, exc.code,
-        )  # fmt: skip
-        return False
 
 
 async def _strip(channel: discord.PartialMessageable, message_id: int) -> None:

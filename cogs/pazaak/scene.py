@@ -19,7 +19,7 @@ from bot.render import pazaak as render
 from bot.render import pazaak_text
 from bot.rules import pazaak
 from bot.services.outcomes import Character, TableView
-from cogs.kit.publisher import Draft, Frame, Hand, Post
+from cogs.kit.frame import Draft, Frame, Hand, Post
 from cogs.pazaak.common import mention, pinging
 from cogs.pazaak.views import board_view, hand_view
 

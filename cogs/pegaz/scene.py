@@ -23,7 +23,7 @@ from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
 from bot.render.pegaz_events import gm_lines, mention_of, public_lines
 from bot.rules import pegaz
 from bot.services.outcomes import Character, TableView
-from cogs.kit.publisher import Draft, Frame, Hand, Post
+from cogs.kit.frame import Draft, Frame, Hand, Post
 from cogs.pegaz.views import choices_view, table_view
 
 if TYPE_CHECKING:
