@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.register_assert_rewrite("tests.e2e.crash_support")
+pytest.register_assert_rewrite("tests.e2e.crash_support", "tests.e2e.crash_games")
 
+from tests.e2e import crash_games as games  # noqa: E402
 from tests.e2e import crash_support as cs  # noqa: E402
 from tests.e2e.pazaak_support import seat_two  # noqa: E402
 from tests.e2e.pegaz_kit import Tavern  # noqa: E402
@@ -39,16 +40,16 @@ _references: dict[str, tuple[Points, cs.Seen, dict[str, cs.StepRecord]]] = {}
 async def pegaz_games(d: cs.Drill, tv: Tavern) -> None:
     """The three Pegaz games, one after the other, in one channel (tables 1, 2, 3)."""
     d.labels_prefix = "check: "
-    await cs.pegaz_check_game(d, tv)
+    await games.pegaz_check_game(d, tv)
     d.labels_prefix = "fold: "
-    await cs.pegaz_fold_game(d, tv)
+    await games.pegaz_fold_game(d, tv)
     d.labels_prefix = "cancel: "
-    await cs.pegaz_cancel_game(d, tv)
+    await games.pegaz_cancel_game(d, tv)
 
 
 async def run(game: str, database: Path, plan: dict[str, cs.Crash] | None) -> cs.Drill:
     async with cs.world(database) as (fake, harness):
-        prefix = cs.PEGAZ if game == "pegaz" else cs.PAZAAK
+        prefix = games.PEGAZ if game == "pegaz" else games.PAZAAK
 
         async def check() -> None:
             await cs.one_live_board(fake, harness, prefix)
@@ -58,8 +59,8 @@ async def run(game: str, database: Path, plan: dict[str, cs.Crash] | None) -> cs
         if game == "pegaz":
             await pegaz_games(drill, Tavern(fake, harness))
         else:
-            table = await seat_two(fake, harness, cards_a=cs.CARDS_A, cards_b=cs.CARDS_B)
-            flow = cs.pazaak_sets_game if game == "sets" else cs.pazaak_forfeit_game
+            table = await seat_two(fake, harness, cards_a=games.CARDS_A, cards_b=games.CARDS_B)
+            flow = games.pazaak_sets_game if game == "sets" else games.pazaak_forfeit_game
             await flow(drill, table)
         await cs.settle(fake, harness)
         await cs.books_balance(harness)
@@ -141,19 +142,19 @@ async def test_a_luck_choice_killed_after_its_commit_still_shows_in_the_hand_dm(
         tv = Tavern(fake, harness)
         ann, bob = await tv.player("Ann", luck=True), await tv.player("Bob")
         plan = {"luck Ann": cs.Crash(0, applied=False)}
-        d = cs.Drill(fake, harness, prefix=cs.PEGAZ, plan=plan)
-        table = await cs.pegaz_open(d, tv, ann, bob)
+        d = cs.Drill(fake, harness, prefix=games.PEGAZ, plan=plan)
+        table = await games.pegaz_open(d, tv, ann, bob)
         await d.commit(
-            "start", lambda: fake.click(tv.gm, cs.board_of(fake, cs.PEGAZ, table), "Start")
+            "start", lambda: fake.click(tv.gm, cs.board_of(fake, games.PEGAZ, table), "Start")
         )
         dm = tv.hand_dm(ann)
         await d.commit(
-            "luck Ann", lambda: fake.select(ann.user, dm, ["1+1"], placeholder=cs.LUCK_ONE)
+            "luck Ann", lambda: fake.select(ann.user, dm, ["1+1"], placeholder=games.LUCK_ONE)
         )
         assert d.crashed  # the choice is saved: Snake -> Dragon
-        assert "**Ann**'s turn" in cs.board_of(fake, cs.PEGAZ, table).embeds[0]["description"]
+        assert "**Ann**'s turn" in cs.board_of(fake, games.PEGAZ, table).embeds[0]["description"]
 
-        assert cs.live_buttons(dm, cs.PEGAZ, table) == [], "the DM still offers the choice"
+        assert cs.live_buttons(dm, games.PEGAZ, table) == [], "the DM still offers the choice"
         assert "🐉 Dragon" in dm.text, "the DM still shows the cards before the choice"
 
 
@@ -178,7 +179,7 @@ async def test_pazaak_a_timeout_killed_after_its_commit(
         assert read() != before  # the timer's step is saved
         await harness.crash_and_restart()
         await cs.settle(fake, harness)
-        await cs.one_live_board(fake, harness, cs.PAZAAK)
+        await cs.one_live_board(fake, harness, games.PAZAAK)
         await cs.books_balance(harness)
 
         shown = [cs.normalise(fake, str(v["embeds"][0].get("description"))) for v in board.edits]
@@ -186,7 +187,7 @@ async def test_pazaak_a_timeout_killed_after_its_commit(
         timeouts = [text for text in shown if "Time is up for Bastila" in text]
         assert timeouts, shown
         bob = table.users["B"]
-        asked = await fake.click(bob, cs.board_of(fake, cs.PAZAAK, 1), "Forfeit")
+        asked = await fake.click(bob, cs.board_of(fake, games.PAZAAK, 1), "Forfeit")
         confirm = await asked.reply()
         await cs.settle(fake, harness, asked)
         await cs.settle(fake, harness, await fake.click(bob, confirm, "Yes, forfeit"))

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.register_assert_rewrite("tests.e2e.crash_support")
+pytest.register_assert_rewrite("tests.e2e.crash_support", "tests.e2e.crash_games")
 
+from tests.e2e import crash_games as games  # noqa: E402
 from tests.e2e import crash_support as cs  # noqa: E402
 from tests.e2e.pazaak_support import seat_two  # noqa: E402
 from tests.e2e.pegaz_kit import Tavern  # noqa: E402
@@ -29,9 +30,9 @@ _clean: dict[str, cs.Seen] = {}
 
 async def pegaz_games(d: cs.Drill, tv: Tavern) -> None:
     for name, flow in (
-        ("check", cs.pegaz_check_game),
-        ("fold", cs.pegaz_fold_game),
-        ("cancel", cs.pegaz_cancel_game),
+        ("check", games.pegaz_check_game),
+        ("fold", games.pegaz_fold_game),
+        ("cancel", games.pegaz_cancel_game),
     ):
         d.labels_prefix = f"{name}: "
         await flow(d, tv)
@@ -41,10 +42,10 @@ async def pegaz_drill(database: Path, plan: cs.RandomPlan | None) -> cs.Drill:
     async with cs.world(database) as (fake, harness):
 
         async def check() -> None:
-            await cs.one_live_board(fake, harness, cs.PEGAZ)
+            await cs.one_live_board(fake, harness, games.PEGAZ)
             await cs.books_balance(harness)
 
-        drill = cs.Drill(fake, harness, prefix=cs.PEGAZ, plan=plan, check=check)
+        drill = cs.Drill(fake, harness, prefix=games.PEGAZ, plan=plan, check=check)
         await pegaz_games(drill, Tavern(fake, harness))
         await cs.settle(fake, harness)
         await finished(drill)
@@ -82,13 +83,13 @@ async def test_pazaak_matches_with_random_kills(seed: int, tmp_path: Path) -> No
     async with cs.world(tmp_path / "killed.db", seed=seed) as (fake, harness):
 
         async def check() -> None:
-            await cs.one_live_board(fake, harness, cs.PAZAAK)
+            await cs.one_live_board(fake, harness, games.PAZAAK)
             await cs.books_balance(harness)
 
         plan = cs.RandomPlan(random.Random(seed), chance=0.4, reach=2)
-        drill = cs.Drill(fake, harness, prefix=cs.PAZAAK, plan=plan, check=check)
-        table = await seat_two(fake, harness, cards_a=cs.CARDS_A, cards_b=cs.CARDS_B)
-        match = cs.PazaakMatch(drill, table)
+        drill = cs.Drill(fake, harness, prefix=games.PAZAAK, plan=plan, check=check)
+        table = await seat_two(fake, harness, cards_a=games.CARDS_A, cards_b=games.CARDS_B)
+        match = games.PazaakMatch(drill, table)
         await match.accept()
         await match.play_out()
         await cs.settle(fake, harness)

@@ -10,8 +10,9 @@ import logging
 
 import pytest
 
-pytest.register_assert_rewrite("tests.e2e.crash_support")
+pytest.register_assert_rewrite("tests.e2e.crash_support", "tests.e2e.crash_games")
 
+from tests.e2e import crash_games as games  # noqa: E402
 from tests.e2e import crash_support as cs  # noqa: E402
 from tests.e2e.pazaak_support import seat_two, settle  # noqa: E402
 from tests.e2e.pegaz_kit import Tavern  # noqa: E402
@@ -64,24 +65,24 @@ async def test_pegaz_a_move_on_an_unreachable_table_message_posts_a_new_one(
 
     # Ann moves a card from her DM (a 404 board cannot be clicked); the board cannot be edited.
     make_unreachable(fake, old, status, code)
-    done = await tv.pick(ann.user, tv.hand_dm(ann), ["1+1"], cs.LUCK_ONE)
+    done = await tv.pick(ann.user, tv.hand_dm(ann), ["1+1"], games.LUCK_ONE)
     await settle(fake, harness)
 
     assert (await tv.services.tables.get(1)).version == version + 1  # the move is kept
     assert done.content == "Done: one card moved." and NOTHING_CHANGED not in done.text
     assert all(NOTHING_CHANGED not in m.text for m in fake.ephemeral(ann.user) + fake.dms(ann.user))
-    board = cs.board_of(fake, cs.PEGAZ, 1)
+    board = cs.board_of(fake, games.PEGAZ, 1)
     assert board.id != old.id and (await tv.services.surfaces.marks(1)).message_id == board.id
     assert "**Ann**'s turn" in board.embeds[0]["description"]
-    old_board_is_dead(fake, old, cs.PEGAZ, status)
+    old_board_is_dead(fake, old, games.PEGAZ, status)
     assert any(f"({status} {code})" in text for text in warned(caplog, 1)), caplog.text
 
     # The game goes on from the new table message, to the end.
     await tv.press(ann.user, board, "Fold")
-    await tv.press(bob.user, cs.board_of(fake, cs.PEGAZ, 1), "Keep it all")
+    await tv.press(bob.user, cs.board_of(fake, games.PEGAZ, 1), "Keep it all")
     await settle(fake, harness)
     assert (await tv.services.tables.get(1)).status == "finished"
-    assert cs.live_boards(fake, cs.PEGAZ, 1) == []
+    assert cs.live_boards(fake, games.PEGAZ, 1) == []
     assert [m for m in tv.said() if "folds" in m or "keeps every coin" in m] == [
         tv.said()[-2],
         tv.said()[-1],
@@ -112,11 +113,11 @@ async def test_pazaak_a_move_on_an_unreachable_board_posts_a_new_one(
 
     assert (await table.services.tables.get(1)).version == version + 1  # the move is kept
     assert all(NOTHING_CHANGED not in m.text for m in fake.ephemeral(bob) + fake.dms(bob))
-    board = cs.board_of(fake, cs.PAZAAK, 1)
+    board = cs.board_of(fake, games.PAZAAK, 1)
     assert board.id != old.id and (await table.services.surfaces.marks(1)).message_id == board.id
     on_turn = "A" if status != 404 else "B"
     assert board.content.startswith(table.users[on_turn].mention)
-    old_board_is_dead(fake, old, cs.PAZAAK, status)
+    old_board_is_dead(fake, old, games.PAZAAK, status)
     assert any(f"({status} {code})" in text for text in warned(caplog, 1)), caplog.text
 
     # The game goes on from the new board: the player on turn ends it there, Bastila forfeits.
@@ -128,7 +129,7 @@ async def test_pazaak_a_move_on_an_unreachable_board_posts_a_new_one(
     await settle(fake, harness, asked)
     await settle(fake, harness, await fake.click(bob, confirm, "Yes, forfeit"))
     assert (await table.services.tables.get(1)).status == "finished"
-    assert cs.live_boards(fake, cs.PAZAAK, 1) == []
+    assert cs.live_boards(fake, games.PAZAAK, 1) == []
     assert [m for m in cs.announcements(fake) if "forfeits" in m] == [
         "**Bastila** forfeits. **Ahsoka** wins the match. Ahsoka takes the pot: 500 cr."
     ]
