@@ -266,7 +266,8 @@ def match_result(
 def hand(
     state: pazaak.PazaakState, player: int, names: Names, lang: Lang, *, cancelled: bool = False
 ) -> discord.Embed:
-    """What one player sees of their own hand (by DM, or ephemerally): secret."""
+    """What one player sees of their own hand and table now ("Show my hand", ephemerally): secret.
+    The hand DM is :func:`hand_dm`."""
     seen = pazaak.view(state, player)
     seat = seat_of(state, player)
     assert seat is not None
@@ -294,6 +295,46 @@ def hand(
         description="\n".join(lines),
         colour=COLOUR,
     )
+
+
+def hand_dm(
+    state: pazaak.PazaakState,
+    player: int,
+    table_id: int,
+    names: Names,
+    lang: Lang,
+    *,
+    cancelled: bool = False,
+) -> discord.Embed:
+    """The hand DM (edited in place): secret, and showing nothing that changes every turn (the
+    tables, totals and whose turn it is are on the board), so that it changes only when the hand
+    does, or when the match ends or is cancelled."""
+    seen = pazaak.view(state, player)
+    seat = seat_of(state, player)
+    assert seat is not None
+    me, other = state.players[seat], state.players[1 - seat]
+    if cancelled:
+        status = t(lang, "pazaak.hand.cancelled")
+    elif state.winner is not None:
+        status = t(lang, "pazaak.hand.over", name=names[state.winner])
+    else:
+        status = t(lang, "pazaak.hand.hint")
+    lines = [
+        t(
+            lang,
+            "pazaak.hand.cards",
+            cards=cards_text(seen.hand, lang) or t(lang, "pazaak.hand.empty"),
+        ),
+        "",
+        status,
+    ]
+    embed = discord.Embed(
+        title=t(lang, "pazaak.hand.title", name=names[me.id], opponent=names[other.id]),
+        description="\n".join(lines),
+        colour=COLOUR,
+    )
+    embed.set_footer(text=t(lang, "pazaak.hand.footer", table=table_id))
+    return embed
 
 
 def _hand_status(

@@ -5,10 +5,18 @@ A move is acknowledged as an update of the clicked message, applied through the 
 (the click's id is its idempotency key) and published (:meth:`TableKit.step`): the board and the
 hand DMs are redrawn by the publisher, through the click's token where the click was on one of
 them. A move made from an ephemeral "Show my hand" message redraws that message here.
+
+End turn and Stand carry the table's version (stale once the table moved). A hand card and its
+value carry the player's *hand version* (``views.hand_version``), so that the hand DM need not
+be redrawn every turn: the handler checks it (a double click is stale, as the first moved it),
+the rules then say whether the card may be played now (not your turn, a card already played this
+turn, a D on an empty table: polite refusals, before the click is acknowledged), and the step is
+applied at the table version just read (so nothing can slip in between).
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.i18n import t
@@ -16,8 +24,10 @@ from bot.render import pazaak as render
 from bot.replies import answer
 from bot.rules import pazaak
 from bot.rules.common import GameOver, NotSeated
+from bot.services.errors import StaleAction
+from bot.services.outcomes import TableOutcome
 from cogs.kit.cog import Click, TableKit, act
-from cogs.pazaak.views import forfeit_view, hand_view, playable, values_view
+from cogs.pazaak.views import forfeit_view, hand_version, hand_view, playable, values_view
 
 
 def _names(click: Click) -> dict[int, str]:
@@ -44,55 +54,91 @@ class MatchActs(TableKit):
         current: int | None = state.current_player
         return current
 
-    async def _move(self, click: Click, action: pazaak.Action) -> None:
+    async def _move(
+        self, click: Click, action: pazaak.Action, *, expected: int, refresh: bool = True
+    ) -> TableOutcome:
         await click.interaction.response.defer()
-        await self.step(click, action, expected=click.target.ver, seat=click.player)
-        await self._refresh_shown(click)
+        outcome = await self.step(click, action, expected=expected, seat=action.player)
+        if refresh:
+            await self._refresh_shown(click)
+        return outcome
 
     async def _refresh_shown(self, click: Click) -> None:
         """After a move made from an ephemeral "Show my hand" message, show that hand as it is
         now (a hand DM or the board is the publisher's)."""
         message = click.interaction.message
-        if message is None or not message.flags.ephemeral or click.player is None:
+        if message is None or not message.flags.ephemeral or not click.seats:
             return
         table = await self.table(click.target.table)
+        player = click.player if click.player is not None else await self._hand_seat(click)
         names = _names(click)
-        embed = render.hand(table.state, click.player, names, click.lang)
-        buttons = hand_view(table.table_id, table.version, table.state, click.player, click.lang)
+        embed = render.hand(table.state, player, names, click.lang)
+        buttons = hand_view(table.table_id, table.version, table.state, player, click.lang)
         await click.interaction.edit_original_response(embed=embed, view=buttons)
+
+    async def _hand_seat(self, click: Click) -> int:
+        """The seat whose hand card was clicked: the user's only seat; for a user who plays both
+        (their character against an NPC they run), the seat of the hand DM clicked, else the one
+        on turn."""
+        if len(click.seats) == 1:
+            return click.seats[0]
+        message = click.interaction.message
+        if message is not None and not message.flags.ephemeral:
+            marks = await self.bot.services.surfaces.marks(click.target.table)
+            for player, mark in marks.hands.items():
+                if mark.message_id == message.id and player in click.seats:
+                    return player
+        return _mine(click)
+
+    async def _hand_card(
+        self, click: Click, action: pazaak.PlayCard, *, refresh: bool = True
+    ) -> TableOutcome:
+        """Play a hand card clicked at a hand version: stale if the hand changed since it was
+        drawn; refused (before acknowledging) if the rules would not take it now."""
+        state: pazaak.PazaakState = click.state
+        if click.table.status in ("finished", "cancelled"):
+            raise GameOver()
+        current = hand_version(state, action.player)
+        if click.target.ver != current:
+            table = click.table.table_id
+            raise StaleAction(table=table, expected=click.target.ver, current=current)
+        pazaak.apply(state, action, random.Random(0))  # a card draws nothing: no chance involved
+        return await self._move(click, action, expected=click.table.version, refresh=refresh)
 
     @act("end", who="turn", fresh=True)
     async def end_turn(self, click: Click) -> None:
         assert click.player is not None
-        await self._move(click, pazaak.EndTurn(click.player))
+        await self._move(click, pazaak.EndTurn(click.player), expected=click.target.ver)
 
     @act("stand", who="turn", fresh=True)
     async def stand(self, click: Click) -> None:
         assert click.player is not None
-        await self._move(click, pazaak.Stand(click.player))
+        await self._move(click, pazaak.Stand(click.player), expected=click.target.ver)
 
-    @act("card", who="turn", fresh=True)
+    @act("card", who="seated")
     async def card(self, click: Click) -> None:
-        player, index = click.player, int(click.target.arg or 0)
-        assert player is not None
+        player, index = await self._hand_seat(click), int(click.target.arg or 0)
         state: pazaak.PazaakState = click.state
         hand = pazaak.view(state, player).hand
         values = [v for v in playable(state, player).get(index, []) if v is not None]
-        if index < len(hand) and render.is_choice(hand[index]) and values:
+        if (
+            click.target.ver == hand_version(state, player)
+            and index < len(hand)
+            and render.is_choice(hand[index])
+            and values
+        ):
             label = render.card_label(hand[index], click.lang)
             text = t(click.lang, "pazaak.hand.choose", card=label)
             buttons = values_view(click.target.table, click.target.ver, index, values)
             await answer(click.interaction, text, view=buttons, ephemeral=True)
             return
-        await self._move(click, pazaak.PlayCard(player, index))
+        await self._hand_card(click, pazaak.PlayCard(player, index))
 
-    @act("val", who="turn", fresh=True)
+    @act("val", who="seated")
     async def value(self, click: Click) -> None:
-        assert click.player is not None
         index, _, value = click.target.arg.partition(".")
-        await click.interaction.response.defer()
-        action = pazaak.PlayCard(click.player, int(index), int(value))
-        outcome = await self.step(click, action, expected=click.target.ver, seat=click.player)
+        action = pazaak.PlayCard(await self._hand_seat(click), int(index), int(value))
+        outcome = await self._hand_card(click, action, refresh=False)
         played = next(e for e in outcome.events if isinstance(e, pazaak.CardPlayed))
         card = render.played_text(played.card, played.value, click.lang)
         await click.interaction.edit_original_response(

@@ -5,7 +5,9 @@
   GM closed the table);
 - each step's posts: the result of a set that ended, and of the match;
 - the hands: one DM per seat (to whoever plays it: an NPC's goes to its GM), edited in place,
-  with the hand's buttons while the match goes on.
+  with the hand's cards as buttons while the match goes on. It shows nothing that changes every
+  turn (its buttons carry the hand version, not the table's; End turn and Stand are on the
+  board), so it is edited only when the hand changes, the match ends or is cancelled.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bot.rules import pazaak
 from bot.services.outcomes import Character, TableView
 from cogs.kit.frame import Draft, Frame, Hand, Post
 from cogs.pazaak.common import mention, pinging
-from cogs.pazaak.views import board_view, hand_view
+from cogs.pazaak.views import board_view, hand_dm_view
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -46,10 +48,8 @@ class PazaakScene:
             who = players.get(seat.id)
             if who is None:
                 continue
-            shown = render.hand(state, seat.id, names, lang, cancelled=cancelled)
-            buttons = None
-            if not cancelled:
-                buttons = hand_view(table.table_id, table.version, state, seat.id, lang)
+            shown = render.hand_dm(state, seat.id, table.table_id, names, lang, cancelled=cancelled)
+            buttons = None if cancelled else hand_dm_view(table.table_id, state, seat.id, lang)
             closed = render.dm_closed(lang, mention=mention(who.owner_id), name=who.name)
             hands[seat.id] = Hand(who.owner_id, Draft(embed=shown, view=buttons), closed)
         return Frame(board, posts, hands)

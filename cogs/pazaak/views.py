@@ -2,9 +2,13 @@
 
 custom_ids follow the kit's grammar (``cogs.kit.ids``), prefix ``pz``:
 
-- ``pz:<table>:<version>:end`` / ``:stand`` (End turn, Stand), on the board and under a hand;
-- ``pz:<table>:<version>:card:<i>`` (hand card i), ``pz:<table>:<version>:val:<i>.<value>``
-  (card i as value, after a choice);
+- ``pz:<table>:<version>:end`` / ``:stand`` (End turn, Stand) at the table's version, on the
+  board and under a "Show my hand" message;
+- ``pz:<table>:<hand version>:card:<i>`` (hand card i) and
+  ``pz:<table>:<hand version>:val:<i>.<value>`` (card i as value, after a choice), at the
+  player's *hand version* (:func:`hand_version`: how many hand cards they have played this
+  match), so that the hand DM changes only when the hand does (not every turn); a card played
+  moves it, so a double click is stale;
 - ``pz:<table>:0:hand`` (Show my hand), ``pz:<table>:0:ff`` and ``pz:<table>:0:ffy:<player>``
   (Forfeit, confirmed);
 
@@ -18,6 +22,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.rules import pazaak
+from bot.rules.pazaak_state import seat_of
 from cogs.kit.ids import Target, button, view
 
 PREFIX = "pz"
@@ -26,6 +31,14 @@ CHALLENGE_PREFIX = "pzc"
 
 def at(table_id: int, version: int, act: str, arg: str = "") -> Target:
     return Target(PREFIX, table_id, version, act, arg)
+
+
+def hand_version(state: pazaak.PazaakState, player: int) -> int:
+    """How many hand cards ``player`` has played this match: it moves exactly when their hand
+    changes (the hand is dealt once, at the start of the match)."""
+    seat = seat_of(state, player)
+    assert seat is not None
+    return pazaak.HAND_SIZE - len(state.players[seat].hand)
 
 
 def playable(state: pazaak.PazaakState, player: int) -> dict[int, list[int | None]]:
@@ -71,28 +84,54 @@ def board_view(table_id: int, version: int, lang: Lang) -> discord.ui.View:
     )
 
 
-def hand_view(
-    table_id: int, version: int, state: pazaak.PazaakState, player: int, lang: Lang
-) -> discord.ui.View | None:
-    """One button per hand card (enabled when it may be played now), End turn and Stand."""
-    if state.phase == "over":
-        return None
-    can = playable(state, player)
-    cards = [
+def _cards(
+    table_id: int,
+    state: pazaak.PazaakState,
+    player: int,
+    lang: Lang,
+    *,
+    enabled: dict[int, list[int | None]] | None = None,
+) -> list[discord.ui.Button[discord.ui.View]]:
+    """One button per hand card, at the hand version (all enabled unless ``enabled`` says which
+    may be played now)."""
+    version = hand_version(state, player)
+    return [
         button(
             at(table_id, version, "card", str(index)),
             render.card_label(card, lang),
-            disabled=index not in can,
+            disabled=enabled is not None and index not in enabled,
             row=0,
         )
         for index, card in enumerate(pazaak.view(state, player).hand)
     ]
+
+
+def hand_dm_view(
+    table_id: int, state: pazaak.PazaakState, player: int, lang: Lang
+) -> discord.ui.View | None:
+    """Under the hand DM: one button per hand card, all enabled while the match goes on (whether
+    a card may be played now is decided at the click), so it changes only with the hand. End
+    turn and Stand are on the board."""
+    if state.phase == "over":
+        return None
+    cards = _cards(table_id, state, player, lang)
+    return view(*cards) if cards else None
+
+
+def hand_view(
+    table_id: int, version: int, state: pazaak.PazaakState, player: int, lang: Lang
+) -> discord.ui.View | None:
+    """Under a "Show my hand" message (a fresh one each time): the hand cards (enabled when they
+    may be played now), End turn and Stand (at the table's ``version``)."""
+    if state.phase == "over":
+        return None
+    cards = _cards(table_id, state, player, lang, enabled=playable(state, player))
     off_turn = state.current_player != player
     return view(*cards, *_turn_buttons(table_id, version, lang, disabled=off_turn, row=1))
 
 
 def values_view(table_id: int, version: int, index: int, values: list[int]) -> discord.ui.View:
-    """The values a ± card may be played as, one button each."""
+    """The values a ± card may be played as, one button each (``version``: the hand version)."""
     return view(
         *(
             button(

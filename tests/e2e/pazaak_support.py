@@ -129,7 +129,8 @@ class Table:
 
     async def show_hand(self, who: str) -> FakeMessage:
         assert self.board is not None
-        handle = await self.fake.click(self.users[who], self.board, "Show my hand")
+        button = next(b for b in self.board.buttons if b["custom_id"].endswith(":hand"))
+        handle = await self.fake.click(self.users[who], self.board, custom_id=button["custom_id"])
         shown = await handle.reply()
         await settle(self.fake, self.harness, handle)
         assert shown.ephemeral

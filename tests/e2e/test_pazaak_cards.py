@@ -13,6 +13,10 @@ from tests.fakediscord import BotHarness, FakeDiscord
 CARDS_A = ["+2", "+2", "+2", "-3", "-3", "-3", "±4", "±4", "D", "D"]
 CARDS_B = ["T", "T", "T", "F24", "F24", "F24", "F36", "F36", "±1/2", "±1/2"]
 FOOTER = "Table 1 · 5 min per turn; 3 timeouts in a row forfeit"
+HINT = (
+    "On your turn, play a card here. End turn and Stand are on the board in the channel, "
+    "which shows both tables and totals."
+)
 
 MATCH: list[tuple[Move, list[str]]] = [
     (("A", "card", 3, 4), ["Ahsoka plays ±4 as +4."]),
@@ -101,20 +105,19 @@ async def test_a_match_with_every_side_card(fake: FakeDiscord, harness: BotHarne
         f"{FOOTER}"
     )
     assert board.button_labels == ["End turn", "Stand", "Show my hand", "Forfeit"]
+    # the hand DM shows the hand and nothing that changes every turn (the board does)
     assert table.hand_dm("A").text == (
-        "Your hand: Ahsoka vs Bastila\n"
-        "Set 1 · your table: 6 · total **6**\n"
-        "Hand: −3 · D · +2 · ±4\n\n"
-        "Your turn: play at most one card, then End turn or Stand."
+        f"Your hand: Ahsoka vs Bastila\nHand: −3 · D · +2 · ±4\n\n{HINT}\nTable 1"
     )
-    assert table.hand_dm("A").button_labels == ["−3", "D", "+2", "±4", "End turn", "Stand"]
+    assert table.hand_dm("A").button_labels == ["−3", "D", "+2", "±4"]
     assert table.hand_dm("B").text == (
-        "Your hand: Bastila vs Ahsoka\n"
-        "Set 1 · your table: — · total **0**\n"
-        "Hand: ±1/2 · Flip 3&6 · T · Flip 2&4\n\n"
-        "Ahsoka is playing; wait for your turn."
+        f"Your hand: Bastila vs Ahsoka\nHand: ±1/2 · Flip 3&6 · T · Flip 2&4\n\n{HINT}\nTable 1"
     )
-    assert [b.get("disabled", False) for b in table.hand_dm("B").buttons] == [True] * 6
+    # all enabled while the match goes on: whether a card may be played now is decided at the click
+    assert [b.get("disabled", False) for b in table.hand_dm("B").buttons] == [False] * 4
+    assert [b["custom_id"] for b in table.hand_dm("B").buttons] == [
+        f"pz:1:0:card:{i}" for i in range(4)
+    ]
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)
 
     for index, (move, logged) in enumerate(MATCH):
@@ -143,18 +146,15 @@ async def test_a_match_with_every_side_card(fake: FakeDiscord, harness: BotHarne
     assert board.buttons == [] and board.content == ""
     assert len(board.history) == len(MATCH)  # one edit per move, never a new board
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
-    assert table.hand_dm("A").text == (
-        "Your hand: Ahsoka vs Bastila\n"
-        "Set 3 · your table: 1 · 3 · 5 · 6 · total **15**\n"
-        "Hand: no cards left\n\n"
-        "The match is over: Bastila wins."
-    )
-    assert table.hand_dm("B").text == (
-        "Your hand: Bastila vs Ahsoka\n"
-        "Set 3 · your table: 8 · 4 · 5 · total **17**\n"
-        "Hand: no cards left\n\n"
-        "The match is over: Bastila wins."
-    )
+    for who, name, other in (("A", "Ahsoka", "Bastila"), ("B", "Bastila", "Ahsoka")):
+        assert table.hand_dm(who).text == (
+            f"Your hand: {name} vs {other}\n"
+            "Hand: no cards left\n\n"
+            "The match is over: Bastila wins.\n"
+            "Table 1"
+        )
+        # edited only when the hand changed (each of the 4 cards played) and at the match's end
+        assert len(table.hand_dm(who).history) == 4 + 1
     assert table.hand_dm("A").buttons == table.hand_dm("B").buttons == []
     # the sign or value of a choice card is picked in an ephemeral message, which then says so
     assert [m.text for m in fake.ephemeral(alice)] == ["You played ±4 as +4."]

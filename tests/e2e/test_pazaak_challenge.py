@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.services.clock import wall_clock
-from tests.e2e.pazaak_support import masked, seat_two, settle
+from tests.e2e.pazaak_support import masked, moves_log, refusal, seat_two, settle
 from tests.fakediscord import MANAGE_GUILD, BotHarness, FakeDiscord
 
 ACCEPTED = "**Bastila** accepted **Ahsoka**'s challenge (250 cr each). The board is below."
@@ -251,11 +251,18 @@ async def test_a_polish_server_plays_in_polish(fake: FakeDiscord, harness: BotHa
     assert board.button_labels == ["Koniec tury", "Pasuję", "Pokaż moją rękę", "Poddaj się"]
     assert table.hand_dm("B").text == (
         "Twoja ręka: Bastila kontra Ahsoka\n"
+        "Ręka: +5 · +1 · +1 · +5\n\n"
+        "W swojej turze zagraj tu kartę. Koniec tury i Pasuję są pod planszą na kanale, "
+        "która pokazuje oba stoły i sumy.\n"
+        "Stół 1"
+    )
+    assert table.hand_dm("A").button_labels == ["+4", "+1", "+1", "+5"]
+    assert (await table.show_hand("B")).text == (
+        "Twoja ręka: Bastila kontra Ahsoka\n"
         "Set 1 · twój stół: 1 · suma **1**\n"
         "Ręka: +5 · +1 · +1 · +5\n\n"
         "Ruch ma Ahsoka; poczekaj na swoją turę."
     )
-    assert table.hand_dm("A").button_labels == ["+4", "+1", "+1", "+5", "Koniec tury", "Pasuję"]
     assert bob.mention not in board.content
 
 
@@ -287,3 +294,37 @@ async def test_another_gm_cannot_play_or_see_an_npc_run_by_its_gm(
     forfeit = await (await fake.click(other_gm, board, "Forfeit")).reply()
     assert forfeit.ephemeral and "Yes, forfeit" not in forfeit.button_labels
     assert await services.purses.balance(revan.id, "cr") == 500
+
+
+async def test_a_gm_playing_both_seats_plays_each_card_from_its_own_hand_dm(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    """A GM's character against an NPC the GM runs: both hand DMs go to the GM, and a card
+    clicked in one of them is played for that seat (refused while it is the other's turn)."""
+    services = harness.bot.services
+    gm = fake.add_player("Game Master", permissions=MANAGE_GUILD)
+    for name, npc in (("Kreia", False), ("Revan", True)):
+        await services.characters.create(fake.guild.id, name, owner_id=gm.id, npc=npc)
+    handle = await fake.slash(
+        gm, "pazaak challenge", opponent="Revan", wager="0", character="Kreia"
+    )
+    challenge = await handle.reply()
+    await settle(fake, harness, handle, await fake.click(gm, challenge, "Accept"))
+    board = next(m for m in fake.tavern.messages if m.embeds)
+    dms = {m.embeds[0]["title"].split(": ")[1].split(" vs ")[0]: m for m in fake.dms(gm)}
+    assert sorted(dms) == ["Kreia", "Revan"]
+
+    state = (await services.tables.get(1)).state
+    roster = await services.characters.many(p.id for p in state.players)
+    playing = roster[state.current_player].name
+    waiting = "Revan" if playing == "Kreia" else "Kreia"
+
+    off_turn = await fake.click(gm, dms[waiting], custom_id=dms[waiting].buttons[0]["custom_id"])
+    assert (await refusal(off_turn)).text == "It isn't your turn."
+    await settle(fake, harness, off_turn)
+
+    card = dms[playing].buttons[1]
+    played = await fake.click(gm, dms[playing], custom_id=card["custom_id"])
+    await settle(fake, harness, played)
+    assert moves_log(board) == [f"{playing} plays {card['label']}."]
+    assert len(dms[playing].buttons) == 3 and dms[waiting].history == []

@@ -48,11 +48,14 @@ async def test_a_forfeit_is_confirmed_and_the_other_takes_the_pot(
     )
     assert table.hand_dm("A").text == (
         "Your hand: Ahsoka vs Bastila\n"
-        "Set 1 · your table: 4 · 7 · total **11**\n"
         "Hand: +4 · +1 · +1 · +5\n\n"
-        "The match is over: Ahsoka wins."
+        "The match is over: Ahsoka wins.\n"
+        "Table 1"
     )
-    assert table.hand_dm("B").text.endswith("The match is over: Ahsoka wins.")
+    assert table.hand_dm("B").text.endswith("The match is over: Ahsoka wins.\nTable 1")
+    # no card played: the DMs were sent once and edited once, at the end
+    assert [len(table.hand_dm(who).history) for who in "AB"] == [1, 1]
+    assert table.hand_dm("A").buttons == table.hand_dm("B").buttons == []
     assert (await table.balance("A"), await table.balance("B")) == (1250, 750)
 
 
@@ -103,15 +106,15 @@ async def test_timeouts_stand_and_three_in_a_row_forfeit(
     ]
     assert table.hand_dm("A").text == (
         "Your hand: Ahsoka vs Bastila\n"
-        "Set 3 · your table: — · total **0**\n"
         "Hand: +4 · +1 · +1 · +5\n\n"
-        "The match is over: Ahsoka wins."
+        "The match is over: Ahsoka wins.\n"
+        "Table 1"
     )
     assert table.hand_dm("B").text == (
         "Your hand: Bastila vs Ahsoka\n"
-        "Set 3 · your table: 5 · total **5**\n"
         "Hand: +5 · +1 · +1 · +5\n\n"
-        "The match is over: Ahsoka wins."
+        "The match is over: Ahsoka wins.\n"
+        "Table 1"
     )
     assert (await table.balance("A"), await table.balance("B")) == (1250, 750)
 
@@ -165,14 +168,12 @@ async def test_a_gm_closing_the_table_gives_both_wagers_back(
         "Table 1"
     )
     assert board.buttons == []
-    for who, text in (
-        ("A", "Set 1 · your table: 4 · total **4**\nHand: +4 · +1 · +1 · +5"),
-        ("B", "Set 1 · your table: 1 · 9 · total **10**\nHand: +5 · +1 · +1 · +5"),
-    ):
+    for who, text in (("A", "Hand: +4 · +1 · +1 · +5"), ("B", "Hand: +5 · +1 · +1 · +5")):
         name, other = ("Ahsoka", "Bastila") if who == "A" else ("Bastila", "Ahsoka")
         assert table.hand_dm(who).text == (
             f"Your hand: {name} vs {other}\n{text}\n\n"
-            "A GM closed this table: each wager went back to its purse."
+            "A GM closed this table: each wager went back to its purse.\n"
+            "Table 1"
         )
         assert table.hand_dm(who).buttons == []
     assert (await table.balance("A"), await table.balance("B")) == (1000, 1000)

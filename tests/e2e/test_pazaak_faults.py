@@ -33,9 +33,15 @@ def refuse_edits(fake: FakeDiscord, message: FakeMessage) -> None:
 
 
 def versions(message: FakeMessage) -> set[str]:
-    """The table versions the message's move buttons carry."""
+    """The table versions the message's move buttons (End turn, Stand) carry."""
     ids = [b["custom_id"] for b in message.buttons]
-    return {i.split(":")[2] for i in ids if i.endswith((":end", ":stand")) or ":card:" in i}
+    return {i.split(":")[2] for i in ids if i.endswith((":end", ":stand"))}
+
+
+def hand_versions(message: FakeMessage) -> set[str]:
+    """The hand versions the message's card buttons carry (cards played from that hand)."""
+    ids = [b["custom_id"] for b in message.buttons]
+    return {i.split(":")[2] for i in ids if ":card:" in i}
 
 
 def boards(fake: FakeDiscord) -> list[FakeMessage]:
@@ -55,10 +61,10 @@ async def bob_ends_the_turn_on_a_board_discord_will_not_edit(
     assert (await table.services.tables.get(1)).version == 2
     assert [m for m in fake.ephemeral(table.users["B"]) if not m.embeds] == []
     assert moves_log(board) == opening and board.history == [] and versions(board) == {"1"}
-    # The hands were refreshed all the same: Ahsoka may play from her DM.
+    # The hands need no redraw for a turn: Ahsoka may play from her DM as it was sent.
     hand = table.hand_dm("A")
-    assert versions(hand) == {"2"}
-    assert [b.get("disabled", False) for b in hand.buttons][-2:] == [False, False]
+    assert hand_versions(hand) == {"0"} and hand.history == []
+    assert [b.get("disabled", False) for b in hand.buttons] == [False] * 4
     return board
 
 
@@ -174,12 +180,14 @@ async def test_accept_whose_board_cannot_be_posted_gets_it_with_the_next_move(
     alice, bob = table.users["A"], table.users["B"]
     await accept_with_the_board_refused(fake, table)
 
-    hand = table.hand_dm("B")  # Bastila starts: she ends her turn from her DM
-    end = next(b for b in hand.buttons if b["custom_id"].endswith(":end"))
-    await settle(fake, harness, await fake.click(bob, hand, custom_id=end["custom_id"]))
+    hand = table.hand_dm("B")  # Bastila starts: she plays a card from her DM
+    card = hand.buttons[0]
+    await settle(fake, harness, await fake.click(bob, hand, custom_id=card["custom_id"]))
 
     found = boards(fake)
-    assert len(found) == 1 and versions(found[0]) == {"2"} and moves_log(found[0]) == AFTER_BOB
+    assert len(found) == 1 and versions(found[0]) == {"2"}
+    assert moves_log(found[0]) == [f"Bastila plays {card['label']}."]
+    assert hand_versions(hand) == {"1"} and len(hand.buttons) == 3
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
     assert [m.text for m in fake.ephemeral(bob)] == [BOARD_LATE]
 
@@ -243,7 +251,7 @@ async def test_a_late_older_outcome_does_not_overwrite_newer_hands(
         key=table_key(table.challenge_id),
     )
     assert opening.repeated and opening.version == 1
-    await table.move(("B", "end"))
+    await table.play([("B", "card", 0), ("B", "end")])
     hands = {who: table.hand_dm(who) for who in "AB"}
     shown = {who: (len(hand.history), hand.text) for who, hand in hands.items()}
 
@@ -252,5 +260,6 @@ async def test_a_late_older_outcome_does_not_overwrite_newer_hands(
     await settle(fake, harness)
 
     assert {who: (len(hand.history), hand.text) for who, hand in hands.items()} == shown
-    assert versions(hands["A"]) == {"2"} and versions(board) == {"2"}
+    assert hand_versions(hands["A"]) == {"0"} and hand_versions(hands["B"]) == {"1"}
+    assert versions(board) == {"3"}
     assert moves_log(board) == AFTER_BOB

@@ -77,21 +77,24 @@ async def test_a_restart_between_every_two_moves_loses_nothing(
     # the hand DMs were edited across the restarts, never sent again
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
     assert table.hand_dm("A").text == (
-        "Your hand: Ahsoka vs Bastila\n"
-        "Set 3 · your table: 9 · [+1] · 3 · 9 · total **22**\n"
-        "Hand: +1\n\n"
-        "The match is over: Bastila wins."
+        "Your hand: Ahsoka vs Bastila\nHand: +1\n\nThe match is over: Bastila wins.\nTable 1"
     )
     assert table.hand_dm("B").text == (
         "Your hand: Bastila vs Ahsoka\n"
-        "Set 3 · your table: 5 · 2 · 2 · total **9**\n"
         "Hand: +5 · +1 · +1\n\n"
-        "The match is over: Bastila wins."
+        "The match is over: Bastila wins.\n"
+        "Table 1"
     )
+    # edited once per card played (Ahsoka 3, Bastila 1) and once at the end, not every turn
+    assert [len(table.hand_dm(who).history) for who in "AB"] == [3 + 1, 1 + 1]
     assert (await table.balance("A"), await table.balance("B")) == (900, 1100)
 
 
 STALE = "That button is out of date: the table has moved on. Nothing was changed."
+HINT = (
+    "On your turn, play a card here. End turn and Stand are on the board in the channel, "
+    "which shows both tables and totals."
+)
 
 
 async def test_twenty_simultaneous_clicks_make_one_move(
@@ -116,13 +119,16 @@ async def test_twenty_simultaneous_clicks_make_one_move(
     assert moves_log(board) == ["Ahsoka plays +4."]
     assert len(board.history) == 2
     assert [m.text for m in fake.ephemeral(alice)] == [STALE] * 19
-    assert hand.text == (
-        "Your hand: Ahsoka vs Bastila\n"
-        "Set 1 · your table: 4 · [+4] · total **8**\n"
-        "Hand: +1 · +1 · +5\n\n"
-        "Card played. Now End turn or Stand."
-    )
-    assert [b.get("disabled", False) for b in hand.buttons] == [True, True, True, False, False]
+    # the hand DM (edited through the click's token) moved to hand version 1
+    assert hand.text == f"Your hand: Ahsoka vs Bastila\nHand: +1 · +1 · +5\n\n{HINT}\nTable 1"
+    assert [b["custom_id"] for b in hand.buttons] == [f"pz:1:1:card:{i}" for i in range(3)]
+    assert [b.get("disabled", False) for b in hand.buttons] == [False] * 3
+    assert len(hand.history) == 1
+
+    second = await fake.click(alice, hand, custom_id=hand.buttons[0]["custom_id"])
+    assert (await refusal(second)).text == "You already played a hand card this turn."
+    await settle(fake, harness, second)
+    assert moves_log(board) == ["Ahsoka plays +4."] and len(hand.history) == 1
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)
 
 
@@ -140,9 +146,11 @@ async def test_stale_foreign_and_out_of_turn_clicks_change_nothing(
     assert moves_log(board) == ["Bastila ends the turn.", "Ahsoka draws 4."]
 
     answers = []
+    bob_dm = table.hand_dm("B")
     for who, message, label in (
         (bob, old_hand, "End turn"),  # stale: the table has moved on
         (bob, board, "Stand"),  # Ahsoka's turn
+        (bob, bob_dm, bob_dm.buttons[0]["label"]),  # a card from the DM, on Ahsoka's turn
         (stranger, board, "End turn"),
         (stranger, board, "Show my hand"),
     ):
@@ -153,9 +161,11 @@ async def test_stale_foreign_and_out_of_turn_clicks_change_nothing(
     assert answers == [
         STALE,
         "It isn't your turn.",
+        "It isn't your turn.",
         "You don't sit at this table.",
         "You don't sit at this table.",
     ]
+    assert bob_dm.history == []  # the DM was not edited: Bastila's hand did not change
     assert len(board.history) == 1
     assert moves_log(board) == ["Bastila ends the turn.", "Ahsoka draws 4."]
     await harness.restart()

@@ -135,9 +135,10 @@ async def test_a_match_through_every_end_of_a_set(fake: FakeDiscord, harness: Bo
     assert fake.dms(bob) == []
     assert table.hand_dm("A").text == (
         "Your hand: Ahsoka vs Bastila\n"
-        "Set 1 · your table: — · total **0**\n"
         "Hand: −6 · −5 · −5 · −3\n\n"
-        "Bastila is playing; wait for your turn."
+        "On your turn, play a card here. End turn and Stand are on the board in the channel, "
+        "which shows both tables and totals.\n"
+        "Table 1"
     )
     shown = await table.show_hand("B")
     assert shown.text == (
@@ -178,10 +179,11 @@ async def test_a_match_through_every_end_of_a_set(fake: FakeDiscord, harness: Bo
     assert len(board.history) == len(MATCH) and board.buttons == []
     assert table.hand_dm("A").text == (
         "Your hand: Ahsoka vs Bastila\n"
-        "Set 4 · your table: 7 · 9 · 4 · total **20**\n"
         "Hand: −6 · −5 · −3\n\n"
-        "The match is over: Bastila wins."
+        "The match is over: Bastila wins.\n"
+        "Table 1"
     )
+    assert len(table.hand_dm("A").history) == 1 + 1  # one card played, and the end
     # Bob never got a DM: every move was made from a new "Show my hand" message
     assert fake.dms(bob) == []
     hands = [m for m in fake.ephemeral(bob) if m.embeds]
