@@ -112,8 +112,9 @@ async def pegaz_play(fake: FakeDiscord, harness: BotHarness, meter: Meter, *, sk
 
 
 async def pazaak_match(fake: FakeDiscord, harness: BotHarness, meter: Meter) -> None:
-    """Two players: end the turn under 17, stand from 17; a card from the hand DM when it
-    brings a total over 20 back to 20 or under."""
+    """Two players: end the turn under a threshold (15 to 19, set by set: the shuffles repeat
+    from one seeded step to the next, and one fixed threshold can tie the same sets forever),
+    stand from it; a card from the hand DM when the total is over 20."""
     table = await seat_two(fake, harness)
     await meter.move(lambda: _open(table))
     while True:
@@ -137,7 +138,8 @@ async def pazaak_match(fake: FakeDiscord, harness: BotHarness, meter: Meter) -> 
                     )
                 )
                 continue
-        move = "stand" if me.total >= 17 else "end"
+        threshold = 15 + (state.set_number * 3 + (player == state.players[0].id)) % 5
+        move = "stand" if me.total >= threshold else "end"
         button = next(b for b in table.board.buttons if b["custom_id"].endswith(f":{move}"))
         await meter.move(
             lambda b=button, w=who: fake.click(
