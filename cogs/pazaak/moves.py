@@ -16,7 +16,6 @@ applied at the table version just read (so nothing can slip in between).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from bot.i18n import t
@@ -102,7 +101,7 @@ class MatchActs(TableKit):
         if click.target.ver != current:
             table = click.table.table_id
             raise StaleAction(table=table, expected=click.target.ver, current=current)
-        pazaak.apply(state, action, random.Random(0))  # a card draws nothing: no chance involved
+        await self.bot.services.tables.dry_run(click.table.table_id, action)  # the rules refuse
         return await self._move(click, action, expected=click.table.version, refresh=refresh)
 
     @act("end", who="turn", fresh=True)
