@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from dataclasses import dataclass, fields
+from types import NoneType, UnionType
+from typing import Any, Literal, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
 POT: Literal["pot"] = "pot"
 OFFERING: Literal["offering"] = "offering"
@@ -81,6 +82,56 @@ class InvalidSettings(RulesError):
 
 class GameOver(RulesError):
     code = "game_over"
+
+
+class InvalidValue(RulesError):
+    """An action whose ``field`` holds a value of the wrong kind: an amount, a card, a shift or an
+    id that is not a whole number (a float such as 12.5 or 2.0, a bool, a string), or a yes/no
+    that is not a bool. Caught here so that no such value ever reaches an event or a coin."""
+
+    code = "invalid_value"
+
+
+_SHAPES: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
+
+
+def _shape(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        hints = get_type_hints(cls)
+        shape = _SHAPES[cls] = tuple((f.name, hints[f.name]) for f in fields(cls))
+    return shape
+
+
+def _fits(value: object, hint: Any) -> bool:
+    if hint is int:
+        return type(value) is int  # not a bool, not a float, not an int subclass
+    if hint is bool:
+        return type(value) is bool
+    if hint is NoneType:
+        return value is None
+    origin = get_origin(hint)
+    if origin is Union or origin is UnionType:
+        return any(_fits(value, arg) for arg in get_args(hint))
+    if origin is tuple:
+        if type(value) is not tuple:
+            return False
+        args = get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(value) == len(args) and all(map(_fits, value, args))
+    return True  # any other type (a side card, a literal) is checked by the action itself
+
+
+def check_action(action: object) -> None:
+    """Refuse an action (a dataclass) whose ints, bools or tuples of them are of another type.
+
+    ``bool`` is an ``int`` subclass and ``2.0 == 2``, so without this ``True`` would pass as a
+    penny and ``12.5`` as a stake. Raises :class:`InvalidValue` naming the first bad field.
+    """
+    for name, hint in _shape(type(action)):
+        if not _fits(getattr(action, name), hint):
+            raise InvalidValue(field=name)
 
 
 S = TypeVar("S")

@@ -49,7 +49,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.rules.common import AlreadySeated, GameOver, NotSeated, NotYourTurn, WrongPhase
+from bot.rules.common import (
+    AlreadySeated,
+    GameOver,
+    InvalidValue,
+    NotSeated,
+    NotYourTurn,
+    WrongPhase,
+    check_action,
+)
 from bot.rules.pazaak_cards import (
     ALL_SIDE_CARDS,
     HAND_SIZE,
@@ -191,6 +199,9 @@ def new_match(
     Ownership of the selections is the caller's check (:func:`validate_selection`); here only the
     size and the ``kotor2_cards`` option are checked.
     """
+    if type(player_a) is not int or type(player_b) is not int:
+        raise InvalidValue(field="player")
+    settings.check_bounds()
     if player_a == player_b:
         raise AlreadySeated(player=player_b)
     for player, selection in ((player_a, selection_a), (player_b, selection_b)):
@@ -243,8 +254,10 @@ def apply(
 ) -> tuple[PazaakState, list[Event]]:
     """Validate ``action``, and return the new state and the events it caused.
 
-    An illegal action raises a :class:`RulesError` and changes nothing.
+    An illegal action raises a :class:`RulesError` and changes nothing; so does a value of the
+    wrong kind (``PlayCard(value=2.0)``, a bool as an index: :class:`InvalidValue`).
     """
+    check_action(action)
     if state.phase == "over":
         raise GameOver()
     seat = seat_of(state, action.player)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.rules.common import InvalidSettings, NotSeated, RulesError
+from bot.rules.money import CREDITS
 from bot.rules.pazaak_cards import SideCard
 
 TARGET = 20
@@ -22,6 +23,15 @@ NINE_CARDS = 9
 """Nine cards on a table without busting win the set (option ``nine_card_win``)."""
 MAIN_POOL: tuple[int, ...] = tuple(value for value in range(1, 11) for _ in range(8))
 """Both players' main decks together: 80 cards, eight of each value 1..10 (four per deck)."""
+
+# The bounds of every numeric setting (the slash commands import them too).
+MAX_WAGER = CREDITS.cap
+"""The highest wager: the money cap, in credits."""
+MAX_SETS_TO_WIN = 50
+MIN_TURN_TIMEOUT = 1
+MAX_TURN_TIMEOUT = 24 * 3600
+"""Seconds a turn may last: from 1 s to a day."""
+MAX_TIMEOUTS_TO_FORFEIT = 10
 
 Phase = Literal["dealing", "playing", "over"]
 TurnEnd = Literal["end_turn", "stand", "timeout"]
@@ -50,16 +60,34 @@ class PazaakSettings(BaseModel):
     timeouts_to_forfeit: int = Field(default=3, ge=1)
     """That many timeouts in a row by one player forfeit the match."""
 
+    def check_bounds(self) -> Self:
+        """These settings, or :class:`InvalidSettings` for the first one past its upper bound.
+
+        Checked where a match starts (``new_match``) and by :func:`settings_from`, not when a
+        stored match is read back: it was valid when it started, and goes on so.
+        """
+        bounds = (
+            ("wager", self.wager, MAX_WAGER),
+            ("sets_to_win", self.sets_to_win, MAX_SETS_TO_WIN),
+            ("turn_timeout", self.turn_timeout, MAX_TURN_TIMEOUT),
+            ("timeouts_to_forfeit", self.timeouts_to_forfeit, MAX_TIMEOUTS_TO_FORFEIT),
+        )
+        for field, value, high in bounds:
+            if value > high:
+                raise InvalidSettings(field=field, reason="less_than_equal")
+        return self
+
 
 def settings_from(values: Mapping[str, object]) -> PazaakSettings:
     """Validated settings, or :class:`InvalidSettings` with ``field`` and ``reason`` (pydantic's
     error type, e.g. ``greater_than_equal``, ``int_type``, ``extra_forbidden``)."""
     try:
-        return PazaakSettings.model_validate(values)
+        settings = PazaakSettings.model_validate(values)
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"])
         raise InvalidSettings(field=field, reason=first["type"]) from None
+    return settings.check_bounds()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,13 @@ Decisions taken by the brief
   expelled), they split it evenly, the odd pennies to the earlier seats, or with
   ``tie="rollover"`` the pot stays for the next game. Winners may then give 10% (floor) to Ranald.
 - Deck source: N creatures x 4, drawn without replacement; exchanged cards and the cards of
-  players who go out are discarded; the discard pile is reshuffled when the deck runs out.
+  players who go out are discarded (as the cards that were dealt, whatever Luck, Gamble or a
+  cheat showed on them); the discard pile is reshuffled when the deck runs out.
+- Every int in an action (ids, amounts, card indexes, shifts) must be an int, and every yes/no a
+  bool: ``12.5``, ``2.0`` or ``True`` as an amount is refused (``InvalidValue``).
+- Settings are bounded (``MAX_EXCHANGES``, ``MAX_STAKE``, ``MAX_RAISE_LIMIT``,
+  ``MIN_TURN_TIMEOUT``..``MAX_TURN_TIMEOUT``), checked where a table opens (``new_table``)
+  and by ``PegazSettings.parse``, not when a stored table is read back.
 
 [house] decisions
 -----------------
@@ -40,8 +46,12 @@ Decisions taken by the brief
    wait (secret modifier choices do not), and the game cannot end.
 4. At most 8 seats. Round 1 (and every round) runs in join order from the first seat still in.
 5. A raise is allowed with any exchange, including exchanging no cards.
-6. Exchanged cards are discarded before the new ones are drawn; if the deck runs out mid-draw
-   the discard pile (those cards included) is reshuffled and the draw goes on.
+6. An exchange draws from the deck; if the deck runs short, the player takes what is left, the
+   discard pile is reshuffled into the deck and the draw goes on. The cards given up go to the
+   discard pile only after the draw, so they never come straight back. An exchange may take at
+   most as many cards as there are to draw (``exchangeable``, else ``NoCardsToDraw``): with 8
+   seats on a 24-card deck, an exchange of no cards only, until somebody goes out. (Rules
+   version 1, kept for tables opened under it, discarded them first and let them come back.)
 7. The offering is a tenth (floor) of what the winner took from the pot, own stakes included;
    a winner whose tenth is 0 is not asked. A timeout declines.
 8. Cancel refunds what each player paid in this game; a carried pot stays in the pot. Once the
@@ -51,8 +61,10 @@ Decisions taken by the brief
 10. A check costs 3S even when the checker loses it.
 11. A forced fold happens when the turn comes: ``TurnStarted`` then ``Folded("broke")``.
 12. Everyone left expelled can only happen with GM rulings (otherwise the game ends as soon as one
-    is left): the players who went out since two or more were last in share the pot like a tie.
-    A share among more than two gives the odd pennies one each to the earliest seats.
+    is left). No cheater takes a coin: the whole pot rolls over to the next game at the table,
+    whatever the ``tie`` setting (``GameEnded(expelled=True)``), as a caught cheater's stakes
+    stay in the pot. (Rules version 1 let them share it like a tie.) A tie share among more than
+    two gives the odd pennies one each to the earliest seats.
 13. A rolled-over pot has no winner, so nobody is asked for an offering.
 14. Perception must be 0..100 at join (``InvalidPlayer``); the detection modifier -100..100.
 """
@@ -137,6 +149,8 @@ from bot.rules.pegaz_moves import (
     check_price,
     checks_allowed,
     exchange_price,
+    exchangeable,
+    expelled_all,
     funds_sync,
     hand_of,
     is_over,
@@ -154,11 +168,19 @@ from bot.rules.pegaz_reducer import (
     replay,
 )
 from bot.rules.pegaz_state import (
+    MAX_DETECTION_MODIFIER,
+    MAX_EXCHANGES,
+    MAX_RAISE_LIMIT,
     MAX_SEATS,
+    MAX_STAKE,
+    MAX_TURN_TIMEOUT,
+    MIN_TURN_TIMEOUT,
+    RULES_VERSION,
     CheckNotAllowed,
     IllegalExchange,
     IllegalModifier,
     InvalidPlayer,
+    NoCardsToDraw,
     NotEnoughPlayers,
     PegazSettings,
     PegazState,
@@ -176,7 +198,14 @@ GAME = "pegaz"
 __all__ = [
     "DICE",
     "GAME",
+    "MAX_DETECTION_MODIFIER",
+    "MAX_EXCHANGES",
+    "MAX_RAISE_LIMIT",
     "MAX_SEATS",
+    "MAX_STAKE",
+    "MAX_TURN_TIMEOUT",
+    "MIN_TURN_TIMEOUT",
+    "RULES_VERSION",
     "Action",
     "Audience",
     "Cancel",
@@ -213,6 +242,7 @@ __all__ = [
     "Left",
     "ModifierChosen",
     "Modify",
+    "NoCardsToDraw",
     "NotEnoughPlayers",
     "Offer",
     "Offered",
@@ -247,6 +277,8 @@ __all__ = [
     "creatures",
     "dump_events",
     "exchange_price",
+    "exchangeable",
+    "expelled_all",
     "fold",
     "funds_sync",
     "hand_odds",

@@ -16,6 +16,7 @@ from bot.rules.common import (
     NotSeated,
     NotYourTurn,
     WrongPhase,
+    check_action,
 )
 from bot.rules.pegaz_actions import (
     Action,
@@ -66,14 +67,16 @@ from bot.rules.pegaz_flow import (
     require_turn,
     resume,
 )
-from bot.rules.pegaz_moves import checks_allowed
+from bot.rules.pegaz_moves import checks_allowed, exchangeable
 from bot.rules.pegaz_reducer import index_of, initial_state
 from bot.rules.pegaz_state import (
     MAX_SEATS,
+    RULES_VERSION,
     CheckNotAllowed,
     IllegalExchange,
     IllegalModifier,
     InvalidPlayer,
+    NoCardsToDraw,
     NotEnoughPlayers,
     PegazSettings,
     PegazState,
@@ -89,8 +92,11 @@ _OVER = (Phase.OFFERING, Phase.FINISHED, Phase.CANCELLED)
 
 
 def new_table(settings: PegazSettings) -> tuple[PegazState, list[Event]]:
-    """A fresh table and its first event (:class:`TableOpened`), which ``replay`` starts from."""
-    return initial_state(settings), [TableOpened(settings)]
+    """A fresh table and its first event (:class:`TableOpened`), which ``replay`` starts from.
+
+    Settings past their bounds (``MAX_EXCHANGES``...) raise :class:`InvalidSettings`."""
+    opened = TableOpened(settings.check_bounds(), RULES_VERSION)
+    return initial_state(settings, RULES_VERSION), [opened]
 
 
 def apply(state: PegazState, action: Action, rng: random.Random) -> tuple[PegazState, list[Event]]:
@@ -98,6 +104,7 @@ def apply(state: PegazState, action: Action, rng: random.Random) -> tuple[PegazS
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise TypeError(f"not a Pegasus action: {action!r}")
+    check_action(action)
     b = Build(state)
     handler(b, action, rng)
     return b.state, b.events
@@ -212,6 +219,9 @@ def _exchange(b: Build, a: Exchange, rng: random.Random) -> None:
     cards = tuple(sorted(a.cards))
     if len(set(cards)) != len(cards) or any(c not in (0, 1, 2) for c in cards):
         raise IllegalExchange(reason="cards")
+    left = exchangeable(st)
+    if len(cards) > left:
+        raise NoCardsToDraw(left=left)
     s = st.settings
     new = st.stake if a.new_stake is None else a.new_stake
     if new < st.stake:

@@ -23,6 +23,9 @@ Audience = Literal["public", "player", "gm"]
 @dataclass(frozen=True, slots=True)
 class TableOpened:
     settings: PegazSettings
+    rules_version: int = 1
+    """The rules the table plays by (:data:`~bot.rules.pegaz_state.RULES_VERSION`); logs from
+    before the field existed are version 1."""
     kind: Literal["table_opened"] = "table_opened"
 
 
@@ -196,6 +199,9 @@ class GameEnded:
     players: tuple[int, ...]
     amounts: tuple[int, ...]
     rolled_over: int = 0
+    expelled: bool = False
+    """Everyone still in was expelled for cheating: nobody takes the pot, which rolls over to
+    the next game at this table whatever the ``tie`` setting (rules version 2)."""
     kind: Literal["game_ended"] = "game_ended"
 
 

@@ -85,33 +85,44 @@ def require_pending(st: PegazState, player: int) -> int:
 # --- flow ---------------------------------------------------------------------------------------
 
 
+def _take(rng: random.Random, counts: list[int], n: int) -> list[int]:
+    """Draw ``n`` cards at random from a pile of ``counts`` (copies per face), in place."""
+    total = sum(counts)
+    got: list[int] = []
+    for _ in range(n):
+        r = rng.randrange(total)
+        f = 0
+        while r >= counts[f]:
+            r -= counts[f]
+            f += 1
+        counts[f] -= 1
+        total -= 1
+        got.append(f + 1)
+    return got
+
+
 def draw(b: Build, rng: random.Random, player: int, cards: tuple[int, ...], deal: bool) -> None:
+    """Deal three cards, or draw new ones for the given card indexes.
+
+    Deck source: what the deck holds is drawn first; when it runs short, every card left in it
+    is taken, the discard pile is reshuffled into the deck and the rest is drawn from it. Under
+    rules version 2 the cards being exchanged are not on the discard pile yet (the reducer
+    discards them with :class:`Drew`), so an exchange never deals them straight back.
+    """
     st = b.state
-    die = st.settings.die
     if not st.deck:
+        die = st.settings.die
         faces = tuple(rng.randrange(die) + 1 for _ in cards)
         b.emit(Dealt(player, faces) if deal else Drew(player, cards, faces))
         return
-    todo = cards
-    while todo:
-        counts = list(b.state.deck)
-        total = sum(counts)
-        if total == 0:
-            b.emit(Reshuffled(sum(b.state.discard)))
-            continue
-        got: list[int] = []
-        for _ in range(min(total, len(todo))):
-            r = rng.randrange(total)
-            f = 0
-            while r >= counts[f]:
-                r -= counts[f]
-                f += 1
-            counts[f] -= 1
-            total -= 1
-            got.append(f + 1)
-        n = len(got)
-        b.emit(Dealt(player, tuple(got)) if deal else Drew(player, todo[:n], tuple(got)))
-        todo = todo[n:]
+    deck = list(st.deck)
+    left = sum(deck)
+    got = _take(rng, deck, min(left, len(cards)))
+    if len(got) < len(cards):
+        pile = list(st.discard)
+        b.emit(Reshuffled(sum(pile)))
+        got += _take(rng, pile, len(cards) - len(got))
+    b.emit(Dealt(player, tuple(got)) if deal else Drew(player, cards, tuple(got)))
 
 
 def settle(b: Build) -> bool:
@@ -128,7 +139,10 @@ def settle(b: Build) -> bool:
     group = tuple(s.player for s in st.seats if s.player in st.last_out)
     if not group:  # cannot happen: somebody went out last; keep the pot safe regardless
         group = tuple(s.player for s in st.seats)
-    if st.settings.tie == "rollover":
+    expelled = all(s.status is SeatStatus.EXPELLED for s in st.seats if s.player in group)
+    if expelled and st.rules_version >= 2:  # no cheater takes a coin: the pot waits
+        b.emit(GameEnded(group, (0,) * len(group), st.pot, expelled=True))
+    elif st.settings.tie == "rollover":
         b.emit(GameEnded(group, (0,) * len(group), st.pot))
     else:
         share, odd = divmod(st.pot, len(group))

@@ -98,6 +98,27 @@ def checks_allowed(state: PegazState) -> bool:
     return state.phase is Phase.CHECKS or (state.phase is Phase.EXCHANGE and state.round >= 2)
 
 
+def exchangeable(state: PegazState) -> int:
+    """The most cards an exchange may take now (0..3).
+
+    Dice: always 3. Deck source (rules version 2): no more than the other cards there are to
+    draw, the deck plus the discard pile; the cards given up are not among them, so nobody
+    pays to be dealt their own cards back. With 8 seats on a 24-card deck nothing is left after
+    the deal, so until somebody goes out an exchange can only be of no cards.
+    """
+    if not state.deck or state.rules_version < 2:
+        return 3
+    return min(3, sum(state.deck) + sum(state.discard))
+
+
+def expelled_all(state: PegazState) -> bool:
+    """The game ended with everyone still in expelled, so the pot rolled over to the next game."""
+    if not state.rolled_over or not state.last_out or state.rules_version < 2:
+        return False
+    out = set(state.last_out)
+    return all(s.status is SeatStatus.EXPELLED for s in state.seats if s.player in out)
+
+
 def check_price(state: PegazState) -> int:
     return 3 * state.stake
 
@@ -140,7 +161,10 @@ def _turn_choices(state: PegazState, seat: Seat) -> list[Action]:
     out: list[Action] = []
     if state.phase is Phase.EXCHANGE:
         _, high = stake_bounds(state)
+        most = exchangeable(state)
         for cards in _SUBSETS:
+            if len(cards) > most:
+                continue
             afford = funds // (1 + len(cards))
             top = afford if high is None else min(high, afford)
             if top < stake:

@@ -36,6 +36,7 @@ from bot.rules.pegaz_events import (
     TurnStarted,
 )
 from bot.rules.pegaz_state import (
+    RULES_VERSION,
     PegazSettings,
     PegazState,
     Phase,
@@ -48,7 +49,7 @@ from bot.rules.pegaz_state import (
 _ACTIVE = SeatStatus.ACTIVE
 
 
-def initial_state(settings: PegazSettings) -> PegazState:
+def initial_state(settings: PegazSettings, rules_version: int = RULES_VERSION) -> PegazState:
     """An empty table: the carried pot, the starting stake and (deck source) a full deck."""
     deck = settings.source == "deck"
     return PegazState(
@@ -57,7 +58,14 @@ def initial_state(settings: PegazSettings) -> PegazState:
         stake=settings.stake,
         deck=(COPIES,) * settings.die if deck else (),
         discard=(0,) * settings.die if deck else (),
+        rules_version=rules_version,
     )
+
+
+def _physical(st: PegazState, seat: Seat) -> tuple[int, ...]:
+    """The cards a seat holds as the deck knows them: as dealt (version 2), or, as version 1
+    had it, as shown after any moves."""
+    return seat.dealt if st.rules_version >= 2 else seat.hand
 
 
 def index_of(state: PegazState, player: int) -> int:
@@ -86,7 +94,7 @@ def _eliminate(st: PegazState, players: Sequence[int], status: SeatStatus) -> Pe
         i = index_of(st, p)
         seat = seats[i]
         if discard:
-            discard = _add(discard, seat.hand, 1)
+            discard = _add(discard, _physical(st, seat), 1)
         seats = _put(
             seats, i, seat_with(seat, status=status, hand=(), pending=False, fresh=(), cheat=None)
         )
@@ -96,7 +104,7 @@ def _eliminate(st: PegazState, players: Sequence[int], status: SeatStatus) -> Pe
 
 
 def _opened(st: PegazState, ev: TableOpened) -> PegazState:
-    return initial_state(ev.settings)
+    return initial_state(ev.settings, ev.rules_version)
 
 
 def _joined(st: PegazState, ev: Joined) -> PegazState:
@@ -117,9 +125,13 @@ def _dealt(st: PegazState, ev: Dealt) -> PegazState:
     i = index_of(st, ev.player)
     seat = st.seats[i]
     pending = seat.luck or seat.gamble
-    seat = seat_with(seat, hand=ev.cards, pending=pending, fresh=(0, 1, 2) if pending else ())
-    deck = _add(st.deck, ev.cards, -1) if st.deck else st.deck
-    return state_with(st, seats=_put(st.seats, i, seat), deck=deck)
+    if not st.deck:
+        seat = seat_with(seat, hand=ev.cards, pending=pending, fresh=(0, 1, 2) if pending else ())
+        return state_with(st, seats=_put(st.seats, i, seat))
+    seat = seat_with(
+        seat, hand=ev.cards, dealt=ev.cards, pending=pending, fresh=(0, 1, 2) if pending else ()
+    )
+    return state_with(st, seats=_put(st.seats, i, seat), deck=_add(st.deck, ev.cards, -1))
 
 
 def _modifier(st: PegazState, ev: ModifierChosen) -> PegazState:
@@ -171,7 +183,7 @@ def _exchanged(st: PegazState, ev: Exchanged) -> PegazState:
     seat = st.seats[i]
     k = len(ev.cards)
     discard = st.discard
-    if k and discard:
+    if k and discard and st.rules_version < 2:  # version 2 discards them after the draw
         discard = _add(discard, [seat.hand[c] for c in ev.cards], 1)
     pending = k > 0 and (seat.luck or seat.gamble)
     seat = seat_with(
@@ -197,8 +209,17 @@ def _drew(st: PegazState, ev: Drew) -> PegazState:
     hand = list(seat.hand)
     for card, face in zip(ev.cards, ev.faces, strict=True):
         hand[card] = face
-    deck = _add(st.deck, ev.faces, -1) if st.deck else st.deck
-    return state_with(st, seats=_put(st.seats, i, seat_with(seat, hand=tuple(hand))), deck=deck)
+    if not st.deck:
+        return state_with(st, seats=_put(st.seats, i, seat_with(seat, hand=tuple(hand))))
+    dealt = list(seat.dealt)
+    given_up = [dealt[c] for c in ev.cards]
+    for card, face in zip(ev.cards, ev.faces, strict=True):
+        dealt[card] = face
+    discard = _add(st.discard, given_up, 1) if st.rules_version >= 2 else st.discard
+    seat = seat_with(seat, hand=tuple(hand), dealt=tuple(dealt))
+    return state_with(
+        st, seats=_put(st.seats, i, seat), deck=_add(st.deck, ev.faces, -1), discard=discard
+    )
 
 
 def _reshuffled(st: PegazState, ev: Reshuffled) -> PegazState:
@@ -317,7 +338,7 @@ def replay(events: Sequence[Event]) -> PegazState:
     """Rebuild a table from its events; the first must be :class:`TableOpened`."""
     if not events or not isinstance(events[0], TableOpened):
         raise ValueError("a Pegasus event log starts with table_opened")
-    state = initial_state(events[0].settings)
+    state = initial_state(events[0].settings, events[0].rules_version)
     for event in events[1:]:
         state = _REDUCERS[type(event)](state, event)
     return state

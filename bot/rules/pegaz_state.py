@@ -13,6 +13,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from bot.rules.common import InvalidSettings, RulesError
+from bot.rules.money import WARHAMMER
 from bot.rules.pegaz_cards import DICE
 
 MAX_SEATS = 8
@@ -20,6 +21,28 @@ MAX_SEATS = 8
 
 SHILLING = 12
 """Pennies in a silver shilling: the default stake."""
+
+# The bounds of every numeric setting (the slash commands import them too).
+MAX_EXCHANGES = 20
+"""The most exchange rounds a table may set (``None`` = unlimited is allowed besides)."""
+MIN_TURN_TIMEOUT = 1
+MAX_TURN_TIMEOUT = 24 * 3600
+"""Seconds a turn may last: from 1 s (tests and quick tables) to a day (play by post)."""
+MAX_STAKE = WARHAMMER.cap
+"""The highest starting stake and the highest ``max_stake``: the money cap, in pennies."""
+MAX_RAISE_LIMIT = WARHAMMER.cap
+MAX_DETECTION_MODIFIER = 100
+"""The detection modifier is -100..100."""
+
+RULES_VERSION = 2
+"""The version of the rules a new table plays by, recorded in its ``TableOpened`` event, so a
+table opened under older rules replays (and goes on) exactly as it was played.
+
+1. The first rules.
+2. Deck source: a card moved by Luck, Gamble or a cheat goes to the discard pile as the card
+   that was dealt, not as its moved face; an exchange draws only other cards (the ones given
+   up go to the discard pile after the draw), and may take no more cards than there are.
+"""
 
 
 class PegazSettings(BaseModel):
@@ -59,15 +82,34 @@ class PegazSettings(BaseModel):
             raise InvalidSettings(field="carried_pot", value=self.carried_pot)
         return self
 
+    def check_bounds(self) -> Self:
+        """These settings, or :class:`InvalidSettings` for the first one past its bound.
+
+        Checked where a table opens (``new_table``) and by :meth:`parse`, not when a stored table
+        is read back (from its log or a snapshot): it was valid when it opened, and goes on so.
+        """
+        bounds: tuple[tuple[str, int | None, int, int], ...] = (
+            ("stake", self.stake, 1, MAX_STAKE),
+            ("exchanges", self.exchanges, 1, MAX_EXCHANGES),
+            ("raise_limit", self.raise_limit, 0, MAX_RAISE_LIMIT),
+            ("max_stake", self.max_stake, 1, MAX_STAKE),
+            ("turn_timeout", self.turn_timeout, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT),
+        )
+        for field, value, low, high in bounds:
+            if value is not None and not low <= value <= high:
+                raise InvalidSettings(field=field, value=value)
+        return self
+
     @classmethod
     def parse(cls, data: Mapping[str, object]) -> PegazSettings:
         """Build settings from loose data; every problem becomes :class:`InvalidSettings`."""
         try:
-            return cls.model_validate(dict(data))
+            settings = cls.model_validate(dict(data))
         except ValidationError as exc:
             err = exc.errors()[0]
-            field = ".".join(str(x) for x in err["loc"]) or "settings"
+            field = str(err["loc"][0]) if err["loc"] else "settings"  # not "exchanges.int"
             raise InvalidSettings(field=field, value=data.get(field)) from None
+        return settings.check_bounds()
 
     @classmethod
     def wild(cls, stake: int = SHILLING, **values: object) -> PegazSettings:
@@ -111,6 +153,14 @@ class IllegalModifier(RulesError):
     ``no_trait``."""
 
     code = "illegal_modifier"
+
+
+class NoCardsToDraw(RulesError):
+    """Deck source: an exchange of more cards than there are other cards to draw (the deck plus
+    the discard pile, without the cards being given up). ``left`` is how many there are; it is
+    public, as a real deck's size would be."""
+
+    code = "no_cards_to_draw"
 
 
 class TableFull(RulesError):
@@ -173,6 +223,9 @@ class Seat:
     cheat: tuple[int, int] | None = None
     """``(card, delta)`` of a cheat awaiting the GM's ruling, to undo it on a pardon."""
     won: int = 0
+    dealt: tuple[int, ...] = ()
+    """Deck source: the cards as dealt (``hand`` shows them after any Luck, Gamble or cheat), so
+    a card that leaves the hand goes to the discard pile as the card it is."""
 
     @property
     def offering(self) -> int:
@@ -206,6 +259,8 @@ class PegazState:
     """Winners who have not yet decided on Ranald's offering."""
     offered: int = 0
     rolled_over: int = 0
+    rules_version: int = 1
+    """See :data:`RULES_VERSION`."""
 
 
 # --- fast copies ------------------------------------------------------------------------------
@@ -231,6 +286,7 @@ def seat_with(
     fresh: tuple[int, ...] | _Keep = KEEP,
     cheat: tuple[int, int] | _Keep | None = KEEP,
     won: int | _Keep = KEEP,
+    dealt: tuple[int, ...] | _Keep = KEEP,
 ) -> Seat:
     """A copy of ``s`` with the given fields changed."""
     return Seat(
@@ -246,6 +302,7 @@ def seat_with(
         s.fresh if fresh is KEEP else fresh,
         s.cheat if cheat is KEEP else cheat,
         s.won if won is KEEP else won,
+        s.dealt if dealt is KEEP else dealt,
     )
 
 
@@ -286,4 +343,5 @@ def state_with(
         st.offers if offers is KEEP else offers,
         st.offered if offered is KEEP else offered,
         st.rolled_over if rolled_over is KEEP else rolled_over,
+        st.rules_version,
     )

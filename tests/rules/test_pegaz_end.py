@@ -4,6 +4,7 @@ and purses that change outside the game."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -85,7 +86,7 @@ def test_check_tie_rollover_keeps_the_pot_for_the_next_game() -> None:
     assert transfers(evs[1:]) == []
     assert g.state.pot == g.state.rolled_over == 91
     assert pz.is_over(g.state)
-    assert g.state.winners == ()
+    assert g.state.winners == () and not pz.expelled_all(g.state)  # a tie, not expulsions
 
 
 def test_the_check_phase_after_the_last_exchange_round() -> None:
@@ -229,15 +230,30 @@ def test_deck_deals_without_replacement_and_reshuffles_the_discards() -> None:
     dealt = sorted(f for s in g.state.seats for f in s.hand)
     assert dealt == sorted(list(range(1, 7)) * 4)  # the whole 24-card deck
     assert g.state.deck == (0,) * 6
-    old = g.seat(1).hand
-    evs = g.do(pz.Exchange(1, (0, 1)), rng)
-    assert g.kinds(evs) == ["exchanged", "reshuffled", "drew", "turn"]
-    assert evs[1] == pz.Reshuffled(2)
-    assert sorted(g.seat(1).hand) == sorted(old)  # only those two cards were left to draw
+    # nothing else is left to draw: an exchange could only deal the player's own cards back
+    assert pz.exchangeable(g.state) == 0
+    assert g.fails(pz.Exchange(1, (0, 1)), pz.NoCardsToDraw).params == {"left": 0}
+    assert pz.Exchange(1, (0,), 12) not in pz.legal_actions(g.state)
+    g.do(pz.Exchange(1, ()), rng)  # paying the stake and keeping the hand is still allowed
+    folded = g.seat(2).hand
     g.do(pz.Fold(2), rng)
-    assert sum(g.state.discard) == 3 and sum(g.state.deck) == 0
+    assert sum(g.state.discard) == 3 and pz.exchangeable(g.state) == 3
+    old = g.seat(3).hand
+    evs = g.do(pz.Exchange(3, (0, 1)), rng)
+    assert g.kinds(evs) == ["exchanged", "reshuffled", "drew", "turn"]
+    assert evs[1] == pz.Reshuffled(3)  # Bob's folded cards, not the two just given up
+    drew = evs[2]
+    assert isinstance(drew, pz.Drew)
+    assert not Counter(drew.faces) - Counter(folded)
+    # the given-up cards are discarded after the draw; what was not drawn is the new deck
+    assert pile(g.state.discard) == Counter(old[:2])
+    assert pile(g.state.deck) == Counter(folded) - Counter(drew.faces)
     in_hands = sum(len(s.hand) for s in g.state.seats)
     assert in_hands + sum(g.state.discard) + sum(g.state.deck) == 24
+
+
+def pile(counts: tuple[int, ...]) -> Counter[int]:
+    return Counter({face: n for face, n in enumerate(counts, 1) if n})
 
 
 def test_deck_counts_follow_the_draws() -> None:

@@ -3,7 +3,9 @@
 Each game checks: it ends within a bound; money is conserved (and ``transfers`` agree with the
 state); ``replay`` equals the live state, also through JSON; ``legal_actions`` lists exactly what
 ``apply`` accepts on a universe of probe actions; a refused action raises ``RulesError`` and
-leaves the state as it was.
+leaves the state as it was. With a deck: the deck, the discard pile and the cards as dealt
+always make N creatures x 4, whatever Luck, Gamble and cheats moved; and an exchange draws only
+from the other cards (the deck and the discard pile as they were before it).
 """
 
 from __future__ import annotations
@@ -84,6 +86,38 @@ def assert_probes(state: pz.PegazState, legal: list[pz.Action], rng: random.Rand
             assert pz.Exchange(action.player, action.cards, state.stake) in legal_set, action
 
 
+def pile(*counts: tuple[int, ...]) -> Counter[int]:
+    return Counter({f: sum(c[f - 1] for c in counts) for f in range(1, len(counts[0]) + 1)})
+
+
+class DeckWatch:
+    """The physical cards in each hand, read off the deal and draw events alone."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, list[int]] = {}
+
+    def step(self, before: pz.PegazState, evs: list[pz.Event], after: pz.PegazState) -> None:
+        for e in evs:
+            if isinstance(e, pz.Dealt):
+                self.held[e.player] = list(e.cards)
+            elif isinstance(e, pz.Drew):
+                for card, face in zip(e.cards, e.faces, strict=True):
+                    self.held[e.player][card] = face
+            elif isinstance(e, pz.Exchanged) and e.cards:
+                drew = next(d for d in evs if isinstance(d, pz.Drew))
+                others = pile(before.deck, before.discard)
+                assert not Counter(drew.faces) - others, "dealt back the cards given up"
+        for seat in after.seats:
+            if not seat.hand:
+                self.held.pop(seat.player, None)
+        in_hands: Counter[int] = Counter(f for cards in self.held.values() for f in cards)
+        counts = pile(after.deck, after.discard)
+        for face in range(1, after.settings.die + 1):
+            assert in_hands[face] + counts[face] == 4, (face, in_hands, after.deck, after.discard)
+        for seat in after.seats:
+            assert seat.dealt == tuple(self.held.get(seat.player, ())) or not seat.hand
+
+
 def play(seed_rng: random.Random, config: pz.PegazSettings, n: int) -> None:
     rng = random.Random(seed_rng.randrange(2**32))
     state, events = pz.new_table(config)
@@ -102,6 +136,9 @@ def play(seed_rng: random.Random, config: pz.PegazSettings, n: int) -> None:
     contenders = set(pz.active_players(state))
     steps = 0
     probe_every = rng.choice([1, 3])
+    watch = DeckWatch() if config.source == "deck" else None
+    if watch:
+        watch.step(state, evs, state)
     while not pz.is_over(state):
         legal = pz.legal_actions(state)
         assert legal, state
@@ -123,8 +160,11 @@ def play(seed_rng: random.Random, config: pz.PegazSettings, n: int) -> None:
             action = pz.Timeout(rng.choice(pz.to_act(state)))
         else:
             action = rng.choice(legal)
+        before = state
         state, evs = pz.apply(state, action, rng)
         events += evs
+        if watch:
+            watch.step(before, evs, state)
         steps += 1
         # the pot goes to the last one standing, or is shared by the last ones out together
         for e in evs:

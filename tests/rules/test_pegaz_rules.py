@@ -320,7 +320,7 @@ def test_gm_ruling_expel_waits_for_the_turn() -> None:
 
 
 @pytest.mark.parametrize("tie", ["split", "rollover"])
-def test_last_two_both_expelled_is_a_tie(tie: str) -> None:
+def test_last_two_both_expelled_roll_the_pot_over(tie: str) -> None:
     s = pz.PegazSettings(cheat_ruling="gm", tie=tie)  # type: ignore[arg-type]
     g = Game(s, [P(1, gamble=True, perception=100), P(2, gamble=True, perception=100)])
     g.start((5, 3, 1), (1, 2, 3))
@@ -331,8 +331,8 @@ def test_last_two_both_expelled_is_a_tie(tie: str) -> None:
     evs = g.do(pz.RuleOnCheat(True, 2))
     end = evs[-1]
     assert isinstance(end, pz.GameEnded)
-    assert end.players == (1, 2)
-    if tie == "split":
-        assert end.amounts == (12, 12)
-    else:
-        assert (end.amounts, end.rolled_over, g.state.pot) == ((0, 0), 24, 24)
+    assert end.players == (1, 2) and end.expelled
+    # no cheater takes a coin, whatever the tie setting: the pot waits for the next game
+    assert (end.amounts, end.rolled_over, g.state.pot) == ((0, 0), 24, 24)
+    assert transfers(evs) == [] and g.state.offers == () and g.state.winners == ()
+    assert pz.is_over(g.state) and g.state.rolled_over == 24 and pz.expelled_all(g.state)
