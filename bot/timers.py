@@ -8,7 +8,9 @@ timeouts through the table service, and tells the cogs by dispatching events:
 - ``on_turn_warning(table_id, version)`` once, ``WARN_BEFORE_MS`` before a turn times out, so the
   player can be pinged.
 
-Call :meth:`TurnTimers.poke` after any action, so a new deadline is seen at once.
+Call :meth:`TurnTimers.poke` after any action, so a new deadline is seen at once. The loop reads
+the time from ``bot.clock`` and sleeps through ``bot.sleeper`` (both injectable: a test's fake
+clock fires a timeout by moving its time forward, with no waiting).
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ class TurnTimers:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="szulernia-turn-timers")
 
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The running loop (None when stopped)."""
+        return self._task
+
     def poke(self) -> None:
         self._wake.set()
 
@@ -63,8 +70,7 @@ class TurnTimers:
                 log.exception("the turn timers failed; trying again shortly")
                 delay_ms = RETRY_MS
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=max(delay_ms, 10) / 1000)
+            await self._bot.sleeper.sleep(max(delay_ms, 10) / 1000, wake=self._wake)
 
     async def _tick(self) -> int:
         """Fire what is due, warn what is near; return how long to sleep (ms)."""

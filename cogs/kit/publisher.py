@@ -89,7 +89,7 @@ class Publisher:
         its token edits that message (the board) for 15 minutes, with no rate-limited request,
         also for steps made elsewhere (a pick in an ephemeral menu, a DM, a timer)."""
         self._failures: dict[int, int] = {}
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}
 
     # --- asking for a pass ----------------------------------------------------------------------
 
@@ -134,9 +134,9 @@ class Publisher:
         return len(behind)
 
     def close(self) -> None:
-        for handle in self._timers.values():
-            handle.cancel()
-        self._timers.clear()
+        for retry in self._retries.values():
+            retry.cancel()
+        self._retries.clear()
 
     async def _work(self, table_id: int) -> None:
         try:
@@ -160,17 +160,25 @@ class Publisher:
 
     def _schedule(self, table_id: int, complete: bool) -> None:
         """After a pass: forget the failures, or try again after a pause that grows."""
-        handle = self._timers.pop(table_id, None)
-        if handle is not None:
-            handle.cancel()
+        retry = self._retries.pop(table_id, None)
+        if retry is not None:
+            retry.cancel()
         if complete:
             self._failures.pop(table_id, None)
             return
         failures = self._failures[table_id] = self._failures.get(table_id, 0) + 1
         delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1]
-        self._timers[table_id] = asyncio.get_running_loop().call_later(
-            delay, lambda: asyncio.ensure_future(self.publish(table_id))
+        self._retries[table_id] = asyncio.create_task(
+            self._retry(table_id, delay), name=f"szulernia-retry-{table_id}"
         )
+
+    async def _retry(self, table_id: int, delay: float) -> None:
+        """Sleep through the bot's sleeper (a test's fake clock wakes it), then try again; the
+        pass it asks for is no longer a retry to cancel."""
+        await self.bot.sleeper.sleep(delay)
+        if self._retries.get(table_id) is asyncio.current_task():
+            del self._retries[table_id]
+        await self.publish(table_id)
 
     # --- one pass -------------------------------------------------------------------------------
 

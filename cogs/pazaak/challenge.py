@@ -8,19 +8,20 @@ one table. Its buttons are ``pzc:<challenge>:0:yes|no``.
 
 The message shows the answer once it is drawn (the service's ``drawn`` mark): through the click
 that answered it, or else by the sweep (every 30 s, and at startup) that also expires the
-challenges whose time ran out. A crash between accepting and redrawing heals at startup with no
-click: the new table is behind, so the publisher posts its board and deals the hands, and the
-challenge is undrawn, so its message is redrawn.
+challenges whose time ran out (it sleeps through ``bot.sleeper``, which a test's fake clock
+wakes). A crash between accepting and redrawing heals at startup with no click: the new table is
+behind, so the publisher posts its board and deals the hands, and the challenge is undrawn, so
+its message is redrawn.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
-from discord.ext import tasks
 
 from bot.i18n import Lang, t
 from bot.render import pazaak_text
@@ -112,21 +113,29 @@ class ChallengeActs(TableKit):
 
     def challenge_setup(self) -> None:
         self._challenge_item = challenge_item(self)
+        self._sweeper: asyncio.Task[None] | None = None
 
     # --- the sweep ------------------------------------------------------------------------------
 
     async def challenges_load(self) -> None:
         self.bot.add_dynamic_items(self._challenge_item)
         await self.sweep_challenges()
-        self.challenge_sweep.start()
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(
+                self.challenge_sweep(), name="szulernia-challenge-sweep"
+            )
 
     def challenges_unload(self) -> None:
-        self.challenge_sweep.cancel()
+        sweeper, self._sweeper = self._sweeper, None
+        if sweeper is not None:
+            sweeper.cancel()
         self.bot.remove_dynamic_items(self._challenge_item)
 
-    @tasks.loop(seconds=SWEEP_SECONDS)
     async def challenge_sweep(self) -> None:
-        await self.sweep_challenges()
+        """Every :data:`SWEEP_SECONDS` (after the sweep at startup), sweep again."""
+        while True:
+            await self.bot.sleeper.sleep(SWEEP_SECONDS)
+            await self.sweep_challenges()
 
     async def sweep_challenges(self) -> None:
         """Expire the challenges whose time ran out; redraw those whose answer is not shown."""
@@ -205,8 +214,10 @@ class ChallengeActs(TableKit):
             )
         except InsufficientFunds as exc:
             poor = challenger if exc.params.get("character") == challenger.id else opponent
+            held = {"balance": exc.params.get("balance")} if poor is opponent else {}
+            code = "pazaak_cannot_pay_held" if held else "pazaak_cannot_pay"  # only one's own
             raise Refused(
-                "pazaak_cannot_pay", name=poor.name, amount=settings.wager, currency="cr"
+                code, name=poor.name, amount=settings.wager, currency="cr", **held
             ) from exc
         except AlreadyInMatch as exc:
             busy = challenger if exc.params.get("character") == challenger.id else opponent

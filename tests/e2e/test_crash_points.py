@@ -167,14 +167,18 @@ async def test_a_luck_choice_killed_after_its_commit_still_shows_in_the_hand_dm(
 async def test_pazaak_a_timeout_killed_after_its_commit(
     nth: int, applied: bool, tmp_path: Path
 ) -> None:
-    """Bastila lets her 1 s turn run out; the bot dies at the timer step's ``nth`` request. The
-    new bot shows the timeout (once), and the match goes on: Bastila forfeits."""
+    """Bastila lets her 1 s turn run out (and Ahsoka hers, for ``nth`` 1); the bot dies at the
+    ``nth`` request of the timer's steps. The new bot shows the timeout (once), and the match goes
+    on: Bastila forfeits."""
     async with cs.world(tmp_path / "timeout.db") as (fake, harness):
         table = await seat_two(fake, harness)
         board = await table.open(wager="250 cr", turn_timeout=1)
         read = cs.fingerprint(harness.settings.database.path)
         before = read()
         hold = cs.hold_nth(fake, nth, applied=applied)
+        for _ in range(nth + 1):  # a timeout makes one request (its board's edit)
+            await harness.clock.advance(1)
+            await cs.settle(fake, harness)
         await hold.reached(timeout=5)
         assert read() != before  # the timer's step is saved
         await harness.crash_and_restart()

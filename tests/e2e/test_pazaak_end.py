@@ -67,9 +67,13 @@ async def test_timeouts_stand_and_three_in_a_row_forfeit(
     await harness.restart()  # the turn timers live in the database: they survive it
 
     # Nobody moves: every turn times out. Bastila starts set 1, Ahsoka set 2, Bastila set 3,
-    # where her third timeout in a row forfeits the match.
-    await fake.wait_for(lambda: table.channel_texts()[-1] == FORFEIT, timeout=15)
+    # where her third timeout in a row forfeits the match: five timeouts, one second each.
     await settle(fake, harness)
+    for _ in range(5):
+        assert table.channel_texts()[-1] != FORFEIT
+        await harness.clock.advance(1)
+        await settle(fake, harness)
+    assert table.channel_texts()[-1] == FORFEIT
     logs = [_lines(version) for version in [*board.edits, board.snapshot()]]
     assert logs == [
         ["Bastila draws 1."],
@@ -136,7 +140,11 @@ async def test_the_player_on_turn_is_warned_before_the_timeout(
     table = await seat_two(fake, harness)
     bob = table.users["B"]
     await table.open(wager="10", turn_timeout=61)  # the warning comes 60 s before the end
+    await harness.clock.advance(0.999)
+    await settle(fake, harness)
+    assert len(fake.tavern.messages) == 2  # the challenge and the board: no warning yet
 
+    await harness.clock.advance(0.001)
     warning = await fake.wait_for(
         lambda: len(fake.tavern.messages) == 3 and fake.tavern.messages[2], timeout=5
     )

@@ -96,7 +96,11 @@ async def test_a_stuck_board_is_healed_when_the_publisher_tries_again(
     table = await seat_two(fake, harness)
     await table.open(wager="250 cr")
     board = await bob_ends_the_turn_on_a_board_discord_will_not_edit(fake, harness, table)
+    await harness.clock.advance(1.999)  # the publisher tries again after 2 s
+    await settle(fake, harness)
+    assert versions(board) == {"1"}
 
+    await harness.clock.advance(0.001)
     await fake.wait_for(lambda: versions(board) == {"2"}, timeout=5, what="the retried edit")
     await settle(fake, harness)
     assert moves_log(board) == AFTER_BOB and len(board.history) == 1
@@ -161,6 +165,7 @@ async def test_accept_whose_board_cannot_be_posted_gets_it_when_the_publisher_tr
     table = await seat_two(fake, harness)
     alice, bob = table.users["A"], table.users["B"]
     await accept_with_the_board_refused(fake, table)
+    await harness.clock.advance(2)  # the publisher tries again after 2 s
 
     await fake.wait_for(lambda: boards(fake), timeout=5, what="the board, posted again")
     await settle(fake, harness)

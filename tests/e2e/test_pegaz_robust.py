@@ -6,6 +6,7 @@ import asyncio
 import re
 from collections import Counter
 
+from tests.e2e.pazaak_support import settle
 from tests.e2e.pegaz_kit import GC, S, Tavern, answer_to, at, hand_of, status
 from tests.fakediscord import BotHarness, FakeDiscord
 
@@ -161,8 +162,15 @@ async def test_a_turn_times_out_and_then_the_offering(
     await tv.press(ann.user, table, "Join")
     await tv.press(bob.user, table, "Join")
     await tv.press(tv.gm, table, "Start")
+    await settle(fake, harness)
+    assert not any("folds" in m for m in tv.said())
 
-    await fake.wait_for(lambda: "no offering" in tv.said()[-1], timeout=6)
+    await harness.clock.advance(1)  # Ann's turn runs out
+    await fake.wait_for(lambda: any("folds" in m for m in tv.said()))
+    await settle(fake, harness)
+    assert "no offering" not in tv.said()[-1]
+    await harness.clock.advance(1)  # and Bob's time to decide on the offering
+    await fake.wait_for(lambda: "no offering" in tv.said()[-1])
     assert _without_warnings(tv.said())[3:] == [
         "**Ann** ran out of time and folds.\n"
         "🏆 **Bob** wins the pot of 2 s!\n"
@@ -186,8 +194,12 @@ async def test_a_pending_timeout_fires_after_a_restart(
     await tv.press(bob.user, table, "Join")
     await tv.press(tv.gm, table, "Start")
     await harness.restart()
+    await harness.clock.advance(1.999)
+    await settle(fake, harness)
+    assert "folds" not in "".join(tv.said())
 
-    await fake.wait_for(lambda: "folds" in "".join(tv.said()), timeout=6)
+    await harness.clock.advance(0.001)
+    await fake.wait_for(lambda: "folds" in "".join(tv.said()))
     assert _without_warnings(tv.said())[3].startswith("**Ann** ran out of time and folds.\n")
     assert await tv.purse(ann) == GC - S
     assert await tv.purse(bob) == GC - S + 2 * S

@@ -1,5 +1,10 @@
 """Run the real SzulerniaBot against a FakeDiscord: start, wait until ready, restart, stop, and
-crash (kill the bot at a chosen point and start another on the same database)."""
+crash (kill the bot at a chosen point and start another on the same database).
+
+The bot's time is ``harness.clock``, a :class:`FakeClock` that stands still until the test moves
+it (``await harness.clock.advance(seconds)``): a turn timer, the challenge sweep or a publisher
+retry fires when its time is passed, with no wall-clock wait. It keeps its time across restarts
+and crashes, as the wall clock would."""
 
 # ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
 
@@ -17,6 +22,7 @@ from typing import Any
 from bot.app import DEFAULT_EXTENSIONS, SzulerniaBot
 from bot.config import BotSettings, DatabaseSettings, DiscordSettings, Settings
 from bot.endpoints import use_endpoints
+from tests.fakediscord.clock import FakeClock
 from tests.fakediscord.runs import BotRun, TaskTracker, current_run
 from tests.fakediscord.server import FakeDiscord
 
@@ -73,8 +79,10 @@ class BotHarness:
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         guild_ready_timeout: float = 0.05,
         bot_settings: dict[str, Any] | None = None,
+        clock: FakeClock | None = None,
     ) -> None:
         self.fake = fake
+        self.clock = clock if clock is not None else FakeClock()
         self.seed = seed
         self.extensions = tuple(extensions)
         self.guild_ready_timeout = guild_ready_timeout
@@ -123,6 +131,8 @@ class BotHarness:
             rng_factory=self.rng,
             extensions=self.extensions,
             guild_ready_timeout=self.guild_ready_timeout,
+            clock=self.clock,
+            sleeper=self.clock,
         )
         self._bot = bot
         self._run = run = BotRun(bot)
@@ -142,6 +152,9 @@ class BotHarness:
             cause = self._task.exception() if self._task in done else None
             await self.stop()
             raise RuntimeError(f"the bot did not become ready within {READY_TIMEOUT}s") from cause
+        if bot.timers.task is not None:  # its first look at the deadlines, before any advance
+            self.clock.watch(bot.timers.task)
+            await self.clock.idle()
         self.startup_seconds.append(time.perf_counter() - began)
         return bot
 
