@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
+from discord import app_commands
 
 from bot.i18n import Lang, t
 from bot.render.errors import error_text
@@ -33,6 +34,16 @@ class Refused(DomainError):
         super().__init__(**params)
 
 
+class MalformedInteraction(app_commands.AppCommandError):
+    """discord.py could not read an interaction's payload (see ``SzulerniaTree._call``)."""
+
+
+# discord.py's errors for a payload that doesn't fit the commands: the command is unknown or
+# its options changed (Discord still syncing), or a value could not be read.
+OUTDATED = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+INVALID = (app_commands.TransformerError, MalformedInteraction)
+
+
 def bot_of(interaction: discord.Interaction[Any]) -> SzulerniaBot:
     return cast("SzulerniaBot", interaction.client)
 
@@ -41,7 +52,10 @@ async def lang_of(interaction: discord.Interaction[Any]) -> Lang:
     bot = bot_of(interaction)
     if interaction.guild_id is None:
         return bot.settings.bot.language
-    return await bot.services.guilds.language(interaction.guild_id)
+    locale = interaction.guild_locale  # the server's own, until a GM chooses a language
+    return await bot.services.guilds.language(
+        interaction.guild_id, None if locale is None else str(locale)
+    )
 
 
 async def answer(
@@ -77,8 +91,12 @@ async def report(
     """Tell the user what went wrong, ephemerally, in the guild's language (or ``lang``: e.g.
     the language of the table a button in a DM belongs to)."""
     original = getattr(error, "original", None) or error
-    if isinstance(original, discord.app_commands.NoPrivateMessage):
+    if isinstance(original, app_commands.NoPrivateMessage):
         original = Refused("guild_only")
+    elif isinstance(original, (*OUTDATED, *INVALID)):
+        log.warning("refused a malformed interaction (%s)", type(original).__name__)
+        outdated = isinstance(original, OUTDATED)
+        original = Refused("command_outdated" if outdated else "option_invalid")
     lang = lang or await _safe_lang(interaction)
     text = error_text(lang, original) if isinstance(original, Exception) else None
     if text is None:
@@ -88,6 +106,10 @@ async def report(
     else:
         log.debug("refused: %r", original)
     try:
+        if interaction.type is discord.InteractionType.autocomplete:
+            if not interaction.response.is_done():  # it can only answer with choices
+                await interaction.response.autocomplete([])
+            return
         await answer(interaction, text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell the user about an error")

@@ -18,7 +18,16 @@ from bot.render import purse as render
 from bot.replies import answer, bot_of, guarded, lang_of
 from bot.rules.money import parse_money
 from bot.services.outcomes import Character
-from cogs.common import acting_character, all_names, guild_id_of, is_gm, my_names, require_gm
+from cogs.common import (
+    Amount,
+    CharacterName,
+    acting_character,
+    all_names,
+    guild_id_of,
+    is_gm,
+    my_names,
+    require_gm,
+)
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -141,7 +150,9 @@ class Purse(
     @app_commands.command(name="show", description="Show what a purse holds (only you see it).")
     @app_commands.describe(character="Whose purse (default: your character's).")
     @app_commands.autocomplete(character=my_names)
-    async def show(self, interaction: discord.Interaction, character: str | None = None) -> None:
+    async def show(
+        self, interaction: discord.Interaction, character: CharacterName | None = None
+    ) -> None:
         who = await _viewed(interaction, character)
         held = await self.bot.services.purses.balances(who.id)
         await answer(interaction, render.balances(await self._lang(interaction), who.name, held))
@@ -163,7 +174,7 @@ class Purse(
     async def history(
         self,
         interaction: discord.Interaction,
-        character: str | None = None,
+        character: CharacterName | None = None,
         currency: Currency | None = None,
     ) -> None:
         who = await _viewed(interaction, character)
@@ -188,9 +199,9 @@ class Purse(
     async def pay(
         self,
         interaction: discord.Interaction,
-        to: str,
-        amount: app_commands.Range[str, 1, 100],
-        payer: str | None = None,
+        to: CharacterName,
+        amount: Amount,
+        payer: CharacterName | None = None,
         reason: app_commands.Range[str, 1, REASON_MAX] | None = None,
     ) -> None:
         source = await acting_character(interaction, payer)
@@ -227,8 +238,8 @@ class Purse(
     async def give(
         self,
         interaction: discord.Interaction,
-        character: str,
-        amount: app_commands.Range[str, 1, 100],
+        character: CharacterName,
+        amount: Amount,
         reason: app_commands.Range[str, 1, REASON_MAX],
     ) -> None:
         await self._gm_move(interaction, character, amount, reason, give=True)
@@ -243,8 +254,8 @@ class Purse(
     async def take(
         self,
         interaction: discord.Interaction,
-        character: str,
-        amount: app_commands.Range[str, 1, 100],
+        character: CharacterName,
+        amount: Amount,
         reason: app_commands.Range[str, 1, REASON_MAX],
     ) -> None:
         await self._gm_move(interaction, character, amount, reason, give=False)

@@ -10,15 +10,20 @@ from bot.replies import Refused
 from bot.rules import pegaz
 from bot.rules.common import InvalidSettings
 from bot.rules.money import WARHAMMER, parse_amount
+from bot.rules.pegaz_state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 NO_LIMIT = frozenset({"none", "no", "unlimited", "-", "∞", "brak", "bez", "bez limitu", "nie"})
-_DURATION = re.compile(r"\s*(\d+)\s*([^\W\d_]*)\s*")
+HAND_TEXT_MAX = 100
+"""The longest hand ``/pegaz odds`` reads: three creature names with room to spare."""
+DURATION_TEXT_MAX = 32
+"""The longest turn time ``/pegaz open`` reads (``90 sekund``, ``1 godzina``)."""
+_DURATION = re.compile(r"\s*([0-9]{1,6})\s*([^\W\d_]*)\s*")
+_FACE = re.compile(r"[0-9]{1,2}")
 _UNITS = {
     1: ("s", "sec", "secs", "second", "seconds", "sek", "sekunda", "sekundy", "sekund"),
     60: ("", "m", "min", "mins", "minute", "minutes", "minuta", "minuty", "minut"),
     3600: ("h", "hour", "hours", "godz", "godzina", "godziny", "godzin"),
 }
-MAX_TIMEOUT = 24 * 3600
 
 
 def limit(text: str | None) -> int | None:
@@ -30,12 +35,12 @@ def limit(text: str | None) -> int | None:
 
 def seconds(text: str) -> int:
     """``10 min``, ``90 s``, ``1h``; a bare number is minutes."""
-    match = _DURATION.fullmatch(text.casefold())
+    match = _DURATION.fullmatch(text.casefold()) if len(text) <= DURATION_TEXT_MAX else None
     if match is not None:
         for factor, words in _UNITS.items():
             if match[2] in words:
                 value = int(match[1]) * factor
-                if 1 <= value <= MAX_TIMEOUT:
+                if MIN_TURN_TIMEOUT <= value <= MAX_TURN_TIMEOUT:
                     return value
     raise Refused("pegaz_bad_timeout", text=text[:50])
 
@@ -81,7 +86,12 @@ def _key(text: str) -> str:
 
 
 def hand(text: str, die: int) -> tuple[int, int, int]:
-    """Three cards typed as faces (``6 6 1``) or creatures (``Pegasus, pegaz, snake``)."""
+    """Three cards typed as faces (``6 6 1``) or creatures (``Pegasus, pegaz, snake``).
+
+    The length and the shape come first: a face is one or two ASCII digits, so no typed number
+    is ever converted whole (Python refuses to read an integer of over 4,300 digits)."""
+    if len(text) > HAND_TEXT_MAX:
+        raise Refused("pegaz_bad_hand", text=text[:50], die=die)
     names: dict[str, int] = {}
     for c in pegaz.creatures(die):
         for alias in (c.id, c.en, c.pl, c.emoji):
@@ -96,7 +106,7 @@ def hand(text: str, die: int) -> tuple[int, int, int]:
             i += 2
             continue
         word = words[i]
-        if word.isdigit() and 1 <= int(word) <= die:
+        if _FACE.fullmatch(word) and 1 <= int(word) <= die:
             faces.append(int(word))
         elif word in names:
             faces.append(names[word])

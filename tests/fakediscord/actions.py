@@ -20,6 +20,7 @@ from tests.fakediscord.models import DM, FakeChannel, FakeMember, FakeUser
 from tests.fakediscord.payloads import (
     button_data,
     command_data,
+    find_command,
     find_item,
     modal_data,
     select_data,
@@ -71,6 +72,48 @@ class Actions:
             self.state.commands_for(guild), command, values | (options or {}), guild
         )
         handle = new_interaction(self.state, user, where, APPLICATION_COMMAND, data, name=command)
+        return self._send(handle)
+
+    async def raw_slash(
+        self,
+        person: Person,
+        command: str,
+        options: list[Any],
+        *,
+        resolved: dict[str, Any] | None = None,
+        channel: FakeChannel | int | None = None,
+        kind: int = APPLICATION_COMMAND,
+    ) -> InteractionHandle:
+        """``/command`` with ``options`` sent exactly as given, unchecked: the malformed
+        payloads no Discord client sends (wrong types, missing or unknown options, values out of
+        range or too long, ids that are no snowflakes). Only the command path must exist."""
+        where = self._where(channel)
+        guild = self.state.guilds.get(where.guild_id) if where.guild_id else None
+        root, subs, _ = find_command(self.state.commands_for(guild), command)
+        chain, node = [], root
+        for sub in subs:
+            node = next(o for o in node["options"] if o["name"] == sub)
+            chain.append((sub, node["type"]))
+        for sub, sub_kind in reversed(chain):
+            options = [{"name": sub, "type": sub_kind, "options": options}]
+        data: dict[str, Any] = {"id": root["id"], "name": root["name"], "type": 1}
+        data |= {"options": options, "resolved": resolved} if resolved else {"options": options}
+        if root.get("guild_id"):
+            data["guild_id"] = root["guild_id"]
+        return self.raw_interaction(person, data, channel=channel, kind=kind, name=command)
+
+    def raw_interaction(
+        self,
+        person: Person,
+        data: Any,
+        *,
+        channel: FakeChannel | int | None = None,
+        kind: int = APPLICATION_COMMAND,
+        name: str | None = None,
+    ) -> InteractionHandle:
+        """An INTERACTION_CREATE whose ``data`` is ``data`` verbatim, whatever it holds."""
+        handle = new_interaction(self.state, _user(person), self._where(channel), kind, data)
+        handle.name = name
         return self._send(handle)
 
     async def autocomplete(
