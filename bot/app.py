@@ -10,17 +10,19 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import gate
 from bot.config import Settings
 from bot.i18n import Translator
-from bot.replies import report
+from bot.replies import MalformedInteraction, report
 from bot.services import CharacterService, GuildService, PurseService, TableService
 from bot.services.challenges import ChallengeService
-from bot.services.clock import Clock, wall_clock
+from bot.services.clock import Clock, Sleeper, wall_clock, wall_sleeper
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
 from bot.timers import TurnTimers
@@ -75,6 +77,33 @@ class Services:
 
 
 class SzulerniaTree(app_commands.CommandTree["SzulerniaBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[SzulerniaBot], /) -> bool:
+        """Refuse, ephemerally and with a WARNING only, a payload that breaks what its command
+        declares (see :mod:`bot.gate`): it never reaches discord.py's parsing or the cog."""
+        refusal = gate.check(self, interaction)
+        if refusal is None:
+            return True
+        data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
+        log.warning(
+            "refused a malformed /%s (%s %s)",
+            str(data.get("name", "?"))[:32],
+            refusal.code,
+            str(refusal.params.get("option", ""))[:32],
+        )
+        await report(interaction, refusal)
+        return False
+
+    async def _call(self, interaction: discord.Interaction[SzulerniaBot]) -> None:
+        # discord.py lets a KeyError or ValueError out of its payload parsing (an unresolved
+        # user, an id that is no snowflake) and then nobody answers: make it an app command
+        # error, which ``on_error`` turns into a refusal. The gate above catches these first.
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            raise MalformedInteraction(type(exc).__name__) from exc
+
     async def on_error(
         self,
         interaction: discord.Interaction[SzulerniaBot],
@@ -88,7 +117,8 @@ class SzulerniaBot(commands.Bot):
 
     ``rng_factory`` makes the random source for cards and dice: ``random.SystemRandom`` in
     production so that no player can predict the next card; tests inject a seeded
-    ``random.Random`` instead. ``clock`` (Unix milliseconds) is injectable for timer tests.
+    ``random.Random`` instead. ``clock`` (Unix milliseconds) and ``sleeper`` (how the turn
+    timers, the challenge sweep and the publisher's retries wait) are injectable for timer tests.
     """
 
     def __init__(
@@ -99,6 +129,7 @@ class SzulerniaBot(commands.Bot):
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         guild_ready_timeout: float = 2.0,
         clock: Clock = wall_clock,
+        sleeper: Sleeper = wall_sleeper,
     ) -> None:
         # Szulernia never joins voice: don't warn about voice libraries at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -115,6 +146,7 @@ class SzulerniaBot(commands.Bot):
         self.settings = settings
         self.rng_factory = rng_factory
         self.clock = clock
+        self.sleeper = sleeper
         self._extensions = tuple(extensions)
         self._db: Database | None = None
         self._services: Services | None = None
@@ -132,9 +164,15 @@ class SzulerniaBot(commands.Bot):
             raise RuntimeError("the services are built in setup_hook")
         return self._services
 
+    def _guild_locale(self, guild_id: int) -> str | None:
+        """The server's own locale, as Discord last told it (GUILD_CREATE, GUILD_UPDATE)."""
+        guild = self.get_guild(guild_id)
+        return None if guild is None else str(guild.preferred_locale)
+
     async def setup_hook(self) -> None:
         self._db = await Database.open(self.settings.database.path)
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
+        self._services.guilds.use_locales(self._guild_locale)
         await self.tree.set_translator(Translator())
         restored = await self.services.tables.restore()
         log.info("restored %d open tables", len(restored))

@@ -7,7 +7,8 @@ still in the pot back; the game's cog hears of it through ``on_table_outcome``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import re
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -15,9 +16,9 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render import tables as render
-from bot.replies import Refused, answer, lang_of
+from bot.replies import Refused, answer, bot_of, guarded, lang_of
 from bot.services.errors import UnknownTable
-from cogs.common import guild_id_of, require_gm
+from cogs.common import TableNumber, guild_id_of, require_gm
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -37,6 +38,9 @@ class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs
         guild_id = guild_id_of(interaction)
         if not interaction.permissions.manage_guild:
             raise Refused("not_manager")
+        guild = interaction.guild
+        if role is not None and (guild is None or guild.get_role(role.id) is None):
+            raise Refused("gm_role_unknown")  # not a role of this server: nothing is stored
         await self.bot.services.guilds.set_gm_role(guild_id, None if role is None else role.id)
         lang = await lang_of(interaction)
         if role is None:
@@ -68,6 +72,62 @@ class Settings(
         await answer(interaction, t(language, "settings.language.set"))
 
 
+class TablePageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tbl:l:(?P<page>\d+):(?P<dir>[pn])",
+):
+    """ "Previous" / "Next" under ``/table list``: ``tbl:l:<page>:<p|n>``, where ``page`` is the
+    page it leads to (from 0). The tables are read afresh on every click, so a page survives a
+    restart and never shows a closed table."""
+
+    def __init__(
+        self, page: int, forward: bool, *, label: str = "", disabled: bool = False
+    ) -> None:
+        self.page = page
+        super().__init__(
+            discord.ui.Button(
+                label=label or "…",  # rebuilt from a click: the label is never shown
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"tbl:l:{page}:{'n' if forward else 'p'}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TablePageButton:
+        return cls(int(match["page"]), match["dir"] == "n")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self._turn(interaction))
+
+    async def _turn(self, interaction: discord.Interaction) -> None:
+        text, view = await table_page(interaction, self.page)
+        await interaction.response.edit_message(
+            content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+async def table_page(
+    interaction: discord.Interaction, page: int
+) -> tuple[str, discord.ui.View | None]:
+    """One page of the guild's open tables, with Previous/Next when there is more than one."""
+    found = await bot_of(interaction).services.tables.live_in_guild(guild_id_of(interaction))
+    lang = await lang_of(interaction)
+    pages = render.page_count(len(found))
+    page = min(max(page, 0), pages - 1)
+    text = render.listing(lang, found, page)
+    if pages == 1:
+        return text, None
+    view = discord.ui.View(timeout=None)
+    previous, following = t(lang, "table.list.previous"), t(lang, "table.list.next")
+    view.add_item(TablePageButton(max(page - 1, 0), False, label=previous, disabled=page == 0))
+    last = page >= pages - 1
+    view.add_item(TablePageButton(min(page + 1, pages - 1), True, label=following, disabled=last))
+    return text, view
+
+
 class Tables(
     commands.GroupCog, group_name="table", group_description="The game tables on this server."
 ):
@@ -76,14 +136,12 @@ class Tables(
 
     @app_commands.command(name="list", description="List the open tables on this server.")
     async def list_(self, interaction: discord.Interaction) -> None:
-        found = await self.bot.services.tables.live_in_guild(guild_id_of(interaction))
-        await answer(interaction, render.listing(await lang_of(interaction), found))
+        text, view = await table_page(interaction, 0)
+        await answer(interaction, text, view=view)
 
     @app_commands.command(name="close", description="GM: cancel a table and give every stake back.")
     @app_commands.describe(table="The table's number (see /table list).")
-    async def close(
-        self, interaction: discord.Interaction, table: app_commands.Range[int, 1]
-    ) -> None:
+    async def close(self, interaction: discord.Interaction, table: TableNumber) -> None:
         guild_id = guild_id_of(interaction)
         await require_gm(interaction)
         services = self.bot.services
@@ -122,4 +180,5 @@ class Tables(
 async def setup(bot: SzulerniaBot) -> None:
     await bot.add_cog(GameMaster(bot))
     await bot.add_cog(Settings(bot))
+    bot.add_dynamic_items(TablePageButton)
     await bot.add_cog(Tables(bot))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Lang, t
+from bot.render.limits import CONTENT_MAX
 from bot.services.outcomes import Character
 
 MAX_LISTED = 40
@@ -45,9 +46,17 @@ def listing(
     if not characters:
         return t(lang, "character.list.empty")
     lines = [t(lang, "character.list.title", count=len(characters))]
-    lines += [line(lang, c, active_id=active_id) for c in characters[:MAX_LISTED]]
+    tail = t(lang, "character.list.more")
+    room = CONTENT_MAX - len(lines[0]) - len(tail) - 1  # the "more" line always fits
+    for character in characters[:MAX_LISTED]:
+        text = line(lang, character, active_id=active_id)
+        if len(text) + 1 > room:  # long names: fewer lines, and "more" says there are others
+            more = True
+            break
+        lines.append(text)
+        room -= len(text) + 1
     if more or len(characters) > MAX_LISTED:
-        lines.append(t(lang, "character.list.more"))
+        lines.append(tail)
     return "\n".join(lines)
 
 

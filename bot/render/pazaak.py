@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, t
+from bot.render.limits import fit
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, format_amount
 from bot.rules.pazaak import SideCard, TableCard
@@ -163,7 +164,7 @@ def board(
     content = None
     if current is not None:
         content = t(lang, "pazaak.board.to_play", mention=mention or "", name=names[current])
-    return content, embed
+    return content, fit(embed)
 
 
 def _seat_text(player: pazaak.PlayerState, on_turn: bool, lang: Lang) -> str:
@@ -290,10 +291,12 @@ def hand(
         if cancelled
         else _hand_status(state, me, other, names, lang),
     ]
-    return discord.Embed(
-        title=t(lang, "pazaak.hand.title", name=names[me.id], opponent=names[other.id]),
-        description="\n".join(lines),
-        colour=COLOUR,
+    return fit(
+        discord.Embed(
+            title=t(lang, "pazaak.hand.title", name=names[me.id], opponent=names[other.id]),
+            description="\n".join(lines),
+            colour=COLOUR,
+        )
     )
 
 
@@ -334,7 +337,7 @@ def hand_dm(
         colour=COLOUR,
     )
     embed.set_footer(text=t(lang, "pazaak.hand.footer", table=table_id))
-    return embed
+    return fit(embed)
 
 
 def _hand_status(

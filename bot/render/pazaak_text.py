@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, t
+from bot.render.limits import DESCRIPTION_MAX, fit
 from bot.render.pazaak import (
     COLOUR,
     Names,
@@ -94,11 +95,9 @@ def summary(
     ended = next((e for e in reversed(history) if isinstance(e, pazaak.MatchEnded)), None)
     lines = [match_result(ended, state, names, lang), ""] if ended is not None else []
     sets = [_set_line(result, names, a.id, b.id, lang) for result in state.results]
-    if len(sets) > SUMMARY_LINES:
-        sets = ["…", *sets[-SUMMARY_LINES:]]
     embed = discord.Embed(
         title=t(lang, "pazaak.summary.title", a=names[a.id], b=names[b.id], winner=winner),
-        description="\n".join(lines + sets),
+        description=_newest(lines, sets),
         colour=COLOUR,
     )
     played = _cards_played(history)
@@ -113,18 +112,35 @@ def summary(
             inline=False,
         )
     embed.set_footer(text=t(lang, "pazaak.summary.footer", table=table_id))
-    return embed
+    return fit(embed)
 
 
 def cancelled(state: pazaak.PazaakState, table_id: int, names: Names, lang: Lang) -> discord.Embed:
     """The board of a table a GM closed: every stake went back; the sets played so far."""
     a, b = state.players
     sets = [_set_line(result, names, a.id, b.id, lang) for result in state.results]
-    return discord.Embed(
+    embed = discord.Embed(
         title=t(lang, "pazaak.cancelled.title", a=names[a.id], b=names[b.id]),
-        description="\n".join([t(lang, "pazaak.cancelled.text"), *sets[-SUMMARY_LINES:]]),
+        description=_newest([t(lang, "pazaak.cancelled.text")], sets),
         colour=COLOUR,
-    ).set_footer(text=t(lang, "pazaak.summary.footer", table=table_id))
+    )
+    return fit(embed.set_footer(text=t(lang, "pazaak.summary.footer", table=table_id)))
+
+
+def _newest(head: Sequence[str], sets: Sequence[str]) -> str:
+    """``head`` and then the newest set lines (at most ``SUMMARY_LINES``) that fit into an
+    embed's description, an ellipsis first when older ones are left out."""
+    room = DESCRIPTION_MAX - sum(len(line) + 1 for line in head) - 2
+    kept: list[str] = []
+    for line in reversed(sets[-SUMMARY_LINES:]):
+        if len(line) + 1 > room:
+            break
+        kept.append(line)
+        room -= len(line) + 1
+    kept.reverse()
+    if len(kept) < len(sets):
+        kept.insert(0, "…")
+    return "\n".join([*head, *kept])
 
 
 def _set_line(result: pazaak.SetResult, names: Names, a: int, b: int, lang: Lang) -> str:
@@ -187,10 +203,14 @@ def collection(
             value=counted(selection, lang),
             inline=False,
         )
-    return embed
+    return fit(embed)
 
 
 def rules(lang: Lang) -> discord.Embed:
-    return discord.Embed(
-        title=t(lang, "pazaak.rules.title"), description=t(lang, "pazaak.rules.text"), colour=COLOUR
+    return fit(
+        discord.Embed(
+            title=t(lang, "pazaak.rules.title"),
+            description=t(lang, "pazaak.rules.text"),
+            colour=COLOUR,
+        )
     )

@@ -14,13 +14,13 @@ from typing import Literal
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang, clip, t
+from bot.render.limits import FIELD_VALUE_MAX, OPTION_TEXT_MAX, fit
 from bot.rules import pegaz
 from bot.rules.money import WARHAMMER, format_amount
 
 COLOUR = discord.Colour(0x8E5B2C)
 DONE_COLOUR = discord.Colour(0x4F545C)
-FIELD_MAX = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,8 @@ def _status(state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
 def _ending(state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
     lines = []
     if state.rolled_over:
-        lines.append(t(lang, "pegaz.status.rolled_over", amount=money(state.rolled_over, lang)))
+        key = "rolled_over_expelled" if pegaz.expelled_all(state) else "rolled_over"
+        lines.append(t(lang, f"pegaz.status.{key}", amount=money(state.rolled_over, lang)))
     else:
         for seat in state.seats:
             if seat.won:
@@ -229,7 +230,7 @@ def table_embed(
     seats = [_seat_line(state, i, s, roster, lang) for i, s in enumerate(state.seats)]
     embed.add_field(
         name=t(lang, "pegaz.table.players", seated=len(state.seats), max=pegaz.MAX_SEATS),
-        value=_clip("\n".join(seats) or t(lang, "pegaz.table.nobody")),
+        value=clip("\n".join(seats) or t(lang, "pegaz.table.nobody"), FIELD_VALUE_MAX),
         inline=False,
     )
     embed.add_field(name=t(lang, "pegaz.table.pot"), value=money(state.pot, lang))
@@ -242,11 +243,7 @@ def table_embed(
         inline=False,
     )
     embed.set_footer(text=t(lang, "pegaz.table.footer", table=table_id))
-    return embed
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= FIELD_MAX else text[: FIELD_MAX - 1] + "…"
+    return fit(embed)
 
 
 # --- one hand -----------------------------------------------------------------------------------
@@ -271,8 +268,9 @@ def hand_embed(
         colour=COLOUR,
     )
     if not seat.hand:
-        embed.description = t(lang, "pegaz.hand.none")
-        return embed
+        expelled = seat.status is pegaz.SeatStatus.EXPELLED
+        embed.description = t(lang, "pegaz.hand.expelled" if expelled else "pegaz.hand.none")
+        return fit(embed)
     lines = []
     for index, face in enumerate(seat.hand):
         new = " " + t(lang, "pegaz.hand.new") if seat.pending and index in seat.fresh else ""
@@ -281,13 +279,16 @@ def hand_embed(
     lines.append(t(lang, "pegaz.hand.kind", kind=hand_name(die, seat.hand, lang)))
     odds = pegaz.beat_probability(seat.hand, die, state.settings.source)
     lines.append(t(lang, "pegaz.hand.beats", odds=percent(odds, lang)))
-    if seat.pending:
+    if player in state.rulings:
+        lines.append("")
+        lines.append(t(lang, "pegaz.hand.ruling"))
+    elif seat.pending:
         lines.append("")
         lines.append(t(lang, _choice_hint(seat)))
     embed.description = "\n".join(lines)
     embed.add_field(name=t(lang, "pegaz.hand.table"), value=f"<#{channel_id}>")
     embed.add_field(name=t(lang, "pegaz.hand.status"), value=_seat_status(state, seat, lang))
-    return embed
+    return fit(embed)
 
 
 def _choice_hint(seat: pegaz.Seat) -> str:
@@ -322,7 +323,7 @@ def modifier_label(
                 delta=f"{delta:+d}",
             )
         )
-    return "; ".join(parts)[:100]
+    return clip("; ".join(parts), OPTION_TEXT_MAX)
 
 
 # --- the odds -----------------------------------------------------------------------------------
@@ -351,4 +352,4 @@ def odds_embed(
         for category in sorted(kinds, reverse=True)
     ]
     embed.add_field(name=t(lang, "pegaz.odds.kinds"), value="\n".join(lines), inline=False)
-    return embed
+    return fit(embed)

@@ -181,6 +181,10 @@ def _checked(event: pegaz.Checked, state: pegaz.PegazState, roster: Roster, lang
 
 def _ended(event: pegaz.GameEnded, roster: Roster, lang: Lang) -> str:
     names = _names(roster, event.players, lang)
+    if event.expelled:
+        return t(
+            lang, "pegaz.ev.expelled_rollover", names=names, amount=money(event.rolled_over, lang)
+        )
     if event.rolled_over or not any(event.amounts):
         return t(lang, "pegaz.ev.rollover", names=names, amount=money(event.rolled_over, lang))
     if len(event.players) == 1:
@@ -190,6 +194,15 @@ def _ended(event: pegaz.GameEnded, roster: Roster, lang: Lang) -> str:
         for p, a in zip(event.players, event.amounts, strict=True)
     )
     return t(lang, "pegaz.ev.split", names=names, shares=shares)
+
+
+def caught_note(events: Sequence[pegaz.Event], player: int, lang: Lang) -> str | None:
+    """What a cheater is told when this step caught them: expelled, or the GM will rule."""
+    if not any(isinstance(e, pegaz.Caught) and e.cheater == player for e in events):
+        return None
+    if any(isinstance(e, pegaz.Expelled) and e.player == player for e in events):
+        return t(lang, "pegaz.done.caught_expelled")
+    return t(lang, "pegaz.done.caught_ruling")
 
 
 def gm_lines(

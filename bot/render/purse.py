@@ -6,12 +6,15 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang, quote, t
+from bot.render.limits import content, fit
 from bot.rules.money import CURRENCIES, format_amount
 from bot.storage.ledger import LedgerLine
 
 HISTORY_COLOUR = 0xB08D57
 USER_REASONS = frozenset({"grant", "take", "transfer"})
+REASON_MAX = 200
+"""The longest reason a payment, grant or take is shown with (what ``/purse`` accepts)."""
 
 
 def amount(lang: Lang, units: int, currency: str) -> str:
@@ -43,8 +46,9 @@ def movement(
     """A payment, grant or take as announced in the channel (``purse.paid`` and so on)."""
     shown = amount(lang, units, currency)
     if reason:
-        return t(lang, key + ".reason", amount=shown, reason=reason, **names)
-    return t(lang, key, amount=shown, **names)
+        text = t(lang, key + ".reason", amount=shown, reason=quote(reason, REASON_MAX), **names)
+        return content(text)
+    return content(t(lang, key, amount=shown, **names))
 
 
 def _what(lang: Lang, line: LedgerLine, names: Mapping[int, str]) -> str:
@@ -62,7 +66,7 @@ def history_line(lang: Lang, line: LedgerLine, currency: str, names: Mapping[int
     sign = "+" if line.amount > 0 else "\u2212"
     what = _what(lang, line, names)
     if line.kind in USER_REASONS and line.reason and line.reason != line.kind:
-        what = t(lang, "purse.with_reason", text=what, reason=line.reason)
+        what = t(lang, "purse.with_reason", text=what, reason=quote(line.reason, REASON_MAX))
     return t(
         lang,
         "purse.history.line",
@@ -89,4 +93,4 @@ def history(
         body = t(lang, "purse.history.empty")
     embed = discord.Embed(title=title, description=body, colour=HISTORY_COLOUR)
     embed.set_footer(text=t(lang, "purse.history.page", page=page + 1))
-    return embed
+    return fit(embed)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import Lang, has, t
+from bot.i18n import Lang, clip, has, t
+from bot.render.limits import CONTENT_MAX
 from bot.rules.common import POT
 from bot.rules.money import CURRENCIES, format_amount
 from bot.services.outcomes import TableOutcome, TableView
 
-MAX_LISTED = 25
+PAGE_SIZE = 10
+"""Tables on one page of ``/table list`` (a page stays far below Discord's 2,000 characters)."""
 
 
 def game_name(lang: Lang, game: str) -> str:
@@ -29,14 +31,22 @@ def line(lang: Lang, table: TableView) -> str:
     )
 
 
-def listing(lang: Lang, tables: Sequence[TableView]) -> str:
+def page_count(total: int) -> int:
+    """How many pages ``total`` tables fill (at least one)."""
+    return max(1, -(-total // PAGE_SIZE))
+
+
+def listing(lang: Lang, tables: Sequence[TableView], page: int = 0) -> str:
+    """One page of ``/table list`` (``page`` counts from 0 and is kept in range)."""
     if not tables:
         return t(lang, "table.list.empty")
+    pages = page_count(len(tables))
+    page = min(max(page, 0), pages - 1)
     lines = [t(lang, "table.list.title", count=len(tables))]
-    lines += [line(lang, table) for table in tables[:MAX_LISTED]]
-    if len(tables) > MAX_LISTED:
-        lines.append(t(lang, "table.list.more", count=len(tables) - MAX_LISTED))
-    return "\n".join(lines)
+    lines += [line(lang, table) for table in tables[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]]
+    if pages > 1:
+        lines.append(t(lang, "table.list.page", page=page + 1, pages=pages))
+    return clip("\n".join(lines), CONTENT_MAX)
 
 
 def choice_name(lang: Lang, table: TableView, channel: str | None) -> str:

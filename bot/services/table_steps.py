@@ -276,8 +276,10 @@ def rules_step(
     for one in actions:
         try:
             state, new = spec.rules.apply(state, one, rng)
-        except RulesError:
+        except RulesError as exc:
             if mode == "act":
+                if exc.code == "insufficient_funds":  # the rules know no currency; the table does
+                    exc.params.setdefault("currency", spec.currency)
                 raise
             continue
         events += new

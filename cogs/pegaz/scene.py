@@ -94,7 +94,8 @@ class PegazScene:
         found: dict[int, Hand] = {}
         for seat in state.seats:
             who = roster.get(seat.player)
-            if who is None or not seat.hand:
+            expelled = seat.status is pegaz.SeatStatus.EXPELLED  # told so, in place of the cards
+            if who is None or not (seat.hand or expelled):
                 continue
             draft = self.hand_draft(table, seat.player, roster, lang)
             found[seat.player] = Hand(who.user_id, draft, "", deliver=False)

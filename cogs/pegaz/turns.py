@@ -8,6 +8,7 @@ import re
 
 from bot.i18n import t
 from bot.render.pegaz import card, hand_embed, money
+from bot.render.pegaz_events import caught_note
 from bot.replies import answer
 from bot.rules import pegaz
 from bot.rules.common import InsufficientFunds, NotSeated
@@ -76,7 +77,8 @@ class Turns(TableKit):
             actor_id=interaction.user.id,
             seat=player,
         )
-        text = t(click.lang, f"pegaz.done.{click.target.act}")
+        caught = caught_note(outcome.events, player, click.lang)
+        text = caught or t(click.lang, f"pegaz.done.{click.target.act}")
         if await self.publisher.publish(click.table.table_id, via=interaction, note=text):
             return  # the hand DM was redrawn through this click, with the text
         embed = hand_embed(  # a "Show my hand" message: not the publisher's
@@ -146,7 +148,11 @@ class Turns(TableKit):
         if not any(
             isinstance(a, pegaz.Check) and a.player == turn for a in pegaz.legal_actions(state)
         ):
-            raise InsufficientFunds(need=pegaz.check_price(state))  # the rules ask 3 x the stake
+            raise InsufficientFunds(  # the rules ask 3 x the stake
+                needed=pegaz.check_price(state),
+                available=pegaz.seat_of(state, turn).funds,
+                currency=table.currency,
+            )
         lang = click.lang
         text = t(lang, "pegaz.check.ask", price=money(pegaz.check_price(state), lang))
         roster = who_of(click.roster)

@@ -118,10 +118,14 @@ async def test_a_wager_someone_cannot_cover_is_refused_and_nothing_moves(
     await services.purses.grant(table.characters["B"].id, "cr", 100, actor_id=fake.owner.id)
 
     refused = await fake.slash(alice, "pazaak challenge", opponent="Bastila", wager="301 cr")
-    assert (await refused.reply()).text == "**Ahsoka** can't cover the wager of 301 cr."
+    assert (await refused.reply()).text == (
+        "**Ahsoka** can't cover the wager of 301 cr: the purse holds 300 cr."
+    )
     challenge = await table.send_challenge(wager="250")
     poor = await fake.click(bob, challenge, "Accept")
-    assert (await poor.reply()).text == "**Bastila** can't cover the wager of 250 cr."
+    assert (await poor.reply()).text == (
+        "**Bastila** can't cover the wager of 250 cr: the purse holds 100 cr."
+    )
     await settle(fake, harness, poor)
 
     assert challenge.button_labels == ["Accept", "Decline"]  # still open

@@ -81,7 +81,7 @@ async def test_without_kotor2_cards_a_kotor2_side_deck_is_refused_and_nothing_mo
         alice, "pazaak challenge", opponent="Bastila", wager="250", kotor2_cards=False
     )
     assert (await again.reply()).text == (
-        "**Ahsoka**'s side deck has F24, a KOTOR II card, but this table is played without "
+        "**Ahsoka**'s side deck has Flip 2&4, a KOTOR II card, but this table is played without "
         "KOTOR II cards. Choose another side deck with /pazaak deck."
     )
     await settle(fake, harness, again)

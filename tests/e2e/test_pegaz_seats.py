@@ -112,6 +112,8 @@ async def test_check_is_refused_when_the_checker_cannot_pay_it(
 
     # Round 2: Ann has 2 s 6 p, less than a check's 3 s: no menu of targets, a clear refusal.
     refused = await tv.press(ann.user, table, "Check…")
-    assert refused.ephemeral and refused.content == "Not enough coin for that."
+    assert refused.ephemeral and refused.content == (
+        "Not enough coin for that: it costs 3 s, and the purse holds 2 s 6 p."
+    )
     assert await tv.purse(ann) == 30
     await tv.books_balance(table_id=1, pot=4 * S)

@@ -104,7 +104,9 @@ async def test_seating_leaving_starting_and_cancelling(
     assert (await tv.press(ann.user, table, "Join")).content == (
         "Which of your characters sits at table 1?"
     )
-    assert (await tv.press(bob.user, table, "Join")).content == "Not enough coin for that."
+    assert (await tv.press(bob.user, table, "Join")).content == (
+        "Not enough coin for that: it costs 1 s, and the purse holds 6 p."
+    )
     assert await _say(tv, ann.user, "pegaz join", character="Ann") == (
         "Ann sits at table 1; the ante of 1 s is paid."
     )
