@@ -19,12 +19,19 @@ from bot.render import characters as render
 from bot.replies import answer, bot_of, guarded, lang_of
 from bot.rules.money import CURRENCIES, format_amount
 from bot.services.errors import CharacterSeated, NotOwner
-from cogs.common import acting_character, all_names, guild_id_of, is_gm, my_names, require_gm
+from cogs.common import (
+    CharacterName,
+    acting_character,
+    all_names,
+    guild_id_of,
+    is_gm,
+    my_names,
+    require_gm,
+)
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
-NAME_OPTION_MAX = 64  # the service allows 32 and says so; longer is cut off by the client
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -108,7 +115,7 @@ class Characters(
     async def create(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, NAME_OPTION_MAX],
+        name: CharacterName,
         luck: bool = False,
         gamble: bool = False,
         perception: app_commands.Range[int, 0, 100] = 0,
@@ -155,7 +162,9 @@ class Characters(
     @app_commands.command(name="show", description="Show a character: player, traits, side cards.")
     @app_commands.describe(name="The character (default: the one you play).")
     @app_commands.autocomplete(name=all_names)
-    async def show(self, interaction: discord.Interaction, name: str | None = None) -> None:
+    async def show(
+        self, interaction: discord.Interaction, name: CharacterName | None = None
+    ) -> None:
         guild_id = guild_id_of(interaction)
         service = self.bot.services.characters
         if name:
@@ -172,7 +181,7 @@ class Characters(
     @app_commands.command(name="use", description="Pick the character you play on this server.")
     @app_commands.describe(name="One of your characters.")
     @app_commands.autocomplete(name=my_names)
-    async def use(self, interaction: discord.Interaction, name: str) -> None:
+    async def use(self, interaction: discord.Interaction, name: CharacterName) -> None:
         guild_id = guild_id_of(interaction)
         service = self.bot.services.characters
         character = await service.by_name(guild_id, name)
@@ -192,8 +201,8 @@ class Characters(
     async def edit(
         self,
         interaction: discord.Interaction,
-        name: str,
-        new_name: app_commands.Range[str, 1, NAME_OPTION_MAX] | None = None,
+        name: CharacterName,
+        new_name: CharacterName | None = None,
         luck: bool | None = None,
         gamble: bool | None = None,
         perception: app_commands.Range[int, 0, 100] | None = None,
@@ -225,7 +234,7 @@ class Characters(
     )
     @app_commands.describe(name="The character to delete.")
     @app_commands.autocomplete(name=my_names)
-    async def delete(self, interaction: discord.Interaction, name: str) -> None:
+    async def delete(self, interaction: discord.Interaction, name: CharacterName) -> None:
         guild_id = guild_id_of(interaction)
         services = self.bot.services
         character = await services.characters.by_name(guild_id, name)

@@ -14,6 +14,15 @@ from discord import app_commands
 from bot.replies import Refused, bot_of
 from bot.services.outcomes import Character
 
+# The bounds of the options many commands share. Every option is bounded (Discord's clients
+# honour these; ``bot.gate`` refuses a payload that breaks them).
+NAME_OPTION_MAX = 64  # the service allows 32 and says so; longer is cut off by the client
+AMOUNT_OPTION_MAX = 100  # bot.rules.money reads no longer amount
+MAX_TABLE_ID = 2**53 - 1  # Discord's largest integer option; table ids are SQLite rowids
+CharacterName = app_commands.Range[str, 1, NAME_OPTION_MAX]
+Amount = app_commands.Range[str, 1, AMOUNT_OPTION_MAX]
+TableNumber = app_commands.Range[int, 1, MAX_TABLE_ID]
+
 
 def guild_id_of(interaction: discord.Interaction[Any]) -> int:
     if interaction.guild_id is None:
@@ -79,6 +88,32 @@ async def character_names(
         interaction.guild_id, current, owner_id=owner, limit=25
     )
     return [app_commands.Choice(name=c.name, value=c.name) for c in found]
+
+
+async def own_names(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the characters the user plays (a GM's own NPCs too), for the options a
+    user acts with (``acting_character`` refuses anyone else's, a GM's included)."""
+    if interaction.guild_id is None:
+        return []
+    found = await bot_of(interaction).services.characters.search(
+        interaction.guild_id, current, owner_id=interaction.user.id, limit=25
+    )
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found]
+
+
+async def my_npcs(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the NPCs of this server that the user (a GM) owns; another GM's NPC is
+    theirs to seat."""
+    if interaction.guild_id is None:
+        return []
+    found = await bot_of(interaction).services.characters.search(
+        interaction.guild_id, current, owner_id=interaction.user.id, limit=100
+    )
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found if c.is_npc][:25]
 
 
 async def all_names(interaction: discord.Interaction[Any], current: str) -> list[Any]:

@@ -50,9 +50,26 @@ def placeholders(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field}
 
 
+def command_name(lang: Lang, path: str) -> str:
+    """A slash command as ``lang``'s clients show it: ``command_name("pl", "/character create")``
+    is ``"/postać utwórz"`` (each word through the ``commands`` sections, as the Translator)."""
+    if lang == "en":
+        return path
+    strings = command_strings(lang)
+    words = path.lstrip("/").split()
+    return "/" + " ".join(strings.get("name:" + w) or strings.get(w) or w for w in words)
+
+
 class _Params(dict[str, object]):
+    """A message's values; a placeholder such as ``{/pegaz open}`` is that command's name in the
+    message's language, so no text quotes an English command to a Polish server."""
+
+    def __init__(self, params: dict[str, object], lang: Lang) -> None:
+        super().__init__(params)
+        self.lang: Lang = lang
+
     def __missing__(self, key: str) -> str:
-        return "?"
+        return command_name(self.lang, key) if key.startswith("/") else "?"
 
 
 def t(lang: Lang, key: str, /, **params: object) -> str:
@@ -63,11 +80,32 @@ def t(lang: Lang, key: str, /, **params: object) -> str:
     text = catalogue(lang).get(key) or catalogue("en").get(key)
     if text is None:
         return key
-    return text.format_map(_Params(params))
+    return text.format_map(_Params(params, lang))
 
 
 def has(key: str) -> bool:
     return key in catalogue("en")
+
+
+ELLIPSIS = "\u2026"
+QUOTE_MAX = 40
+"""The most characters of a user's own input that a message quotes back (a card code, a name, an
+amount as typed): enough to recognise it, never enough to push a message past Discord's limits."""
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, the cut marked with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    if limit <= 0:
+        return ""
+    return text[: limit - 1] + ELLIPSIS
+
+
+def quote(text: object, limit: int = QUOTE_MAX) -> str:
+    """User input as a message may quote it back: on one line (any run of white space becomes
+    one space) and clipped to ``limit`` characters. Use it wherever typed text is repeated."""
+    return clip(" ".join(str(text).split()), limit)
 
 
 _NAME_LOCATIONS = frozenset(

@@ -1,7 +1,10 @@
 """Characters: create, find, rename, traits, delete, the active one, Pazaak side cards.
 
 Names follow ``bot.services.names`` (a safe charset, 32 characters, unique per guild ignoring
-case). A character with a seat at a live table cannot be deleted; a deleted character's coins go
+case and look-alikes). Look-alikes that were created before the check existed are kept; a new
+name or a rename that looks like a living character's name is refused.
+
+A character with a seat at a live table cannot be deleted; a deleted character's coins go
 back to the world account (a "take"), so the books still balance.
 """
 
@@ -22,7 +25,7 @@ from bot.services.errors import (
     TraitInvalid,
     UnknownCharacter,
 )
-from bot.services.names import clean_name, name_key
+from bot.services.names import LookAlikeName, clean_name, look_alike_keys, name_key
 from bot.services.outcomes import Character
 from bot.storage import characters, ledger, tables
 from bot.storage.db import Database, Tx
@@ -53,6 +56,7 @@ class CharacterService:
         clean = clean_name(name)
         _check_perception(perception)
         async with self._db.transaction() as tx:
+            await _refuse_look_alike(tx, guild_id, clean)
             try:
                 character_id = await characters.insert(
                     tx,
@@ -135,6 +139,7 @@ class CharacterService:
         async with self._db.transaction() as tx:
             who = await _owned(tx, character_id, actor_id, as_gm)
             if clean is not None and clean != who.name:
+                await _refuse_look_alike(tx, who.guild_id, clean, character_id)
                 try:
                     await characters.rename(tx, character_id, clean, name_key(clean))
                 except NameTaken as exc:
@@ -254,6 +259,17 @@ async def _owned(tx: Tx, character_id: int, user_id: int, as_gm: bool) -> Charac
     if not as_gm and who.owner_id != user_id:
         raise NotOwner(character=character_id, user=user_id)
     return who
+
+
+async def _refuse_look_alike(tx: Tx, guild_id: int, name: str, renamed: int = 0) -> None:
+    """Refuse ``name`` when it looks like another living character's name (TR39 skeletons).
+    Inside the write transaction (``BEGIN IMMEDIATE``), so two look-alikes cannot race in."""
+    keys, exact = look_alike_keys(name), name_key(name)
+    for other_id, other in await characters.living_names(tx, guild_id):
+        if other_id == renamed or name_key(other) == exact:
+            continue  # the unique index refuses an exact (case-insensitive) duplicate
+        if not keys.isdisjoint(look_alike_keys(other)):
+            raise LookAlikeName(name=name, other=other)
 
 
 def _check_perception(value: int) -> None:

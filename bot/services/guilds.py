@@ -1,21 +1,59 @@
-"""Per-guild settings (language, GM role) and the bot's small key/value meta store."""
+"""Per-guild settings (language, GM role) and the bot's small key/value meta store.
+
+The language: the one a GM chose with ``/settings language``; until then the server's own
+locale (Polish for a Polish server, English for an English one), and for any other locale the
+``bot.language`` setting. The locale comes from the interaction (``guild_locale``) or, where
+there is none (a table redrawn, a timer), from ``locale_of``: the bot's view of the guild.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from bot.storage import guilds
 from bot.storage.db import Database
 from bot.storage.guilds import Language
 
+LocaleOf = Callable[[int], str | None]
+"""``guild_id -> locale`` (a Discord locale such as ``"pl"`` or ``"en-US"``), None if unknown."""
+
+
+def language_of_locale(locale: str | None) -> Language | None:
+    """The language the bot speaks for a Discord locale, or None for one it does not speak."""
+    tag = (locale or "").lower()
+    if tag == "pl" or tag.startswith("pl-"):
+        return "pl"
+    if tag == "en" or tag.startswith("en-"):
+        return "en"
+    return None
+
 
 class GuildService:
-    def __init__(self, db: Database, *, default_language: Language = "en") -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        default_language: Language = "en",
+        locale_of: LocaleOf | None = None,
+    ) -> None:
         self._db = db
         self._default_language: Language = default_language
+        self._locale_of = locale_of
 
-    async def language(self, guild_id: int) -> Language:
+    def use_locales(self, locale_of: LocaleOf) -> None:
+        """Where to learn a guild's locale when no interaction says it (set by the bot)."""
+        self._locale_of = locale_of
+
+    async def language(self, guild_id: int, locale: str | None = None) -> Language:
+        """The guild's language: the GM's choice, else that of ``locale`` (the interaction's
+        ``guild_locale``) or of the guild's known locale, else the default."""
         async with self._db.read() as tx:
             row = await guilds.get(tx, guild_id)
-        return self._default_language if row is None else row.language
+        if row is not None and row.language_chosen:
+            return row.language
+        if locale is None and self._locale_of is not None:
+            locale = self._locale_of(guild_id)
+        return language_of_locale(locale) or self._default_language
 
     async def set_language(self, guild_id: int, language: Language) -> None:
         if language not in ("en", "pl"):

@@ -118,6 +118,15 @@ async def by_name(tx: Tx, guild_id: int, name_key: str) -> CharacterRow | None:
     return None if row is None else _row(row)
 
 
+async def living_names(tx: Tx, guild_id: int) -> list[tuple[int, str]]:
+    """``(id, name)`` of every living character of the guild (for the look-alike check)."""
+    rows = await tx.fetchall(
+        "SELECT id, name FROM characters WHERE guild_id = ? AND deleted_at IS NULL ORDER BY id",
+        (guild_id,),
+    )
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
 async def search(
     tx: Tx, guild_id: int, *, key_prefix: str = "", owner_id: int | None = None, limit: int = 25
 ) -> list[CharacterRow]:

@@ -15,22 +15,27 @@ class GuildRow:
     guild_id: int
     language: Language
     gm_role_id: int | None
+    language_chosen: bool = False
+    """Whether a GM chose ``language``; if not, the guild speaks its server's locale."""
 
 
 async def get(tx: Tx, guild_id: int) -> GuildRow | None:
     row = await tx.fetchone(
-        "SELECT guild_id, language, gm_role_id FROM guilds WHERE guild_id = ?", (guild_id,)
+        "SELECT guild_id, language, gm_role_id, language_chosen FROM guilds WHERE guild_id = ?",
+        (guild_id,),
     )
     if row is None:
         return None
     language: Language = "pl" if row[1] == "pl" else "en"
-    return GuildRow(int(row[0]), language, None if row[2] is None else int(row[2]))
+    role = None if row[2] is None else int(row[2])
+    return GuildRow(int(row[0]), language, role, bool(row[3]))
 
 
 async def set_language(tx: Tx, guild_id: int, language: Language) -> None:
+    """A GM's choice: from now on the guild speaks ``language`` whatever its locale."""
     await tx.execute(
-        "INSERT INTO guilds (guild_id, language) VALUES (?, ?) "
-        "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+        "INSERT INTO guilds (guild_id, language, language_chosen) VALUES (?, ?, 1) "
+        "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, language_chosen = 1",
         (guild_id, language),
     )
 

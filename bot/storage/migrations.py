@@ -4,7 +4,8 @@ Each migration is a list of single SQL statements, applied in one transaction to
 new ``user_version`` (it is part of the file header, so it rolls back with the rest). A file at
 version 1 is the "old" schema; migration 2 adds the meta table, the turn-timer deadlines and the
 state snapshots; migration 3 what each table has published to Discord (the marks of the
-publisher, and the hand messages) and the Pazaak challenges.
+publisher, and the hand messages) and the Pazaak challenges; migration 4 whether a GM chose the
+guild's language (until then it follows the server's own locale).
 Never edit a released migration: append a new one.
 
 Money: ``accounts`` holds one balance per purse (character and currency), per table pot, and per
@@ -214,7 +215,20 @@ _V3 = (
     "CREATE INDEX challenges_undrawn ON challenges (id) WHERE drawn = 0 AND status <> 'pending'",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+_V4 = (
+    # Whether a GM chose the guild's language with ``/settings language``. A guild that has not
+    # speaks its server's locale (Polish for a Polish server). Before this, a row was also made
+    # by ``/gm role`` with the default 'en', so an 'en' row cannot tell a choice from a default:
+    # 'pl' was always chosen; an 'en' row now follows the locale (the same on an English server).
+    """ALTER TABLE guilds ADD COLUMN language_chosen INTEGER NOT NULL DEFAULT 0
+        CHECK (language_chosen IN (0, 1))""",
+    "UPDATE guilds SET language_chosen = 1 WHERE language = 'pl'",
+    # Character names are also unique by look-alike (TR39 skeletons, ``bot.services.names``).
+    # The skeletons are computed in Python when a name is created or changed, so nothing here:
+    # look-alikes made before stay as they are, and no new one can join them.
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 LATEST = len(MIGRATIONS)
 
 

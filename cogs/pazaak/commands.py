@@ -17,7 +17,16 @@ from bot.rules import pazaak
 from bot.rules.money import CREDITS, parse_amount
 from bot.services.outcomes import TableOutcome
 from bot.timers import WARN_BEFORE_MS
-from cogs.common import acting_character, all_names, guild_id_of, my_names, require_gm
+from cogs.common import (
+    Amount,
+    CharacterName,
+    acting_character,
+    all_names,
+    guild_id_of,
+    my_names,
+    own_names,
+    require_gm,
+)
 from cogs.pazaak.challenge import CHALLENGE_SECONDS, ChallengeActs, selection
 from cogs.pazaak.common import controls, mention, pinging
 from cogs.pazaak.deck import DeckModal
@@ -29,6 +38,8 @@ if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
 MAX_GRANT = 50
+CARDS_TEXT_MAX = 400  # MAX_GRANT codes of up to 5 characters (``±1/2``), with separators
+MAX_TURN = 3600  # within the rules' MIN_TURN_TIMEOUT..MAX_TURN_TIMEOUT (a day)
 DEFAULT_TURN = 300
 COG_NAME = "pazaak"
 
@@ -79,14 +90,14 @@ class Pazaak(
             app_commands.Choice(name="The loser of the last set", value="loser"),
         ],
     )
-    @app_commands.autocomplete(opponent=all_names, character=my_names)
+    @app_commands.autocomplete(opponent=all_names, character=own_names)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: str,
-        wager: str,
-        character: str | None = None,
-        turn_timeout: app_commands.Range[int, 1, 3600] = DEFAULT_TURN,
+        opponent: CharacterName,
+        wager: Amount,
+        character: CharacterName | None = None,
+        turn_timeout: app_commands.Range[int, 1, MAX_TURN] = DEFAULT_TURN,
         main_deck: str = "pool",
         kotor2_cards: bool = True,
         nine_card_win: bool = True,
@@ -101,8 +112,11 @@ class Pazaak(
         amount = parse_amount(wager, CREDITS)
         if await services.tables.seated_at(me.id):
             raise Refused("pazaak_busy", name=me.name)
-        if amount and await services.purses.balance(me.id, CREDITS.code) < amount:
-            raise Refused("pazaak_cannot_pay", name=me.name, amount=amount, currency=CREDITS.code)
+        held = await services.purses.balance(me.id, CREDITS.code) if amount else 0
+        if held < amount:
+            raise Refused(
+                "pazaak_cannot_pay_held", name=me.name, amount=amount, balance=held, currency="cr"
+            )
         settings = pazaak.PazaakSettings(
             wager=amount,
             turn_timeout=turn_timeout,
@@ -146,7 +160,7 @@ class Pazaak(
     @app_commands.describe(character="Whose side cards (default: your active character).")
     @app_commands.autocomplete(character=all_names)
     async def collection(
-        self, interaction: discord.Interaction[Any], character: str | None = None
+        self, interaction: discord.Interaction[Any], character: CharacterName | None = None
     ) -> None:
         lang = await lang_of(interaction)
         if character:
@@ -165,7 +179,7 @@ class Pazaak(
     @app_commands.describe(character="Whose side deck (default: your active character).")
     @app_commands.autocomplete(character=my_names)
     async def deck(
-        self, interaction: discord.Interaction[Any], character: str | None = None
+        self, interaction: discord.Interaction[Any], character: CharacterName | None = None
     ) -> None:
         lang = await lang_of(interaction)
         who = await acting_character(interaction, character)
@@ -180,7 +194,10 @@ class Pazaak(
     )
     @app_commands.autocomplete(character=all_names)
     async def grant(
-        self, interaction: discord.Interaction[Any], character: str, cards: str
+        self,
+        interaction: discord.Interaction[Any],
+        character: CharacterName,
+        cards: app_commands.Range[str, 1, CARDS_TEXT_MAX],
     ) -> None:
         await require_gm(interaction)
         lang = await lang_of(interaction)

@@ -18,9 +18,19 @@ from bot.render.pegaz import odds_embed
 from bot.render.pegaz_events import mention_of
 from bot.replies import Refused, answer, bot_of, lang_of
 from bot.rules import pegaz
+from bot.rules.pegaz_state import MAX_DETECTION_MODIFIER, MAX_EXCHANGES
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableOutcome
-from cogs.common import acting_character, guild_id_of, my_names, require_gm
+from cogs.common import (
+    Amount,
+    CharacterName,
+    TableNumber,
+    acting_character,
+    guild_id_of,
+    my_names,
+    my_npcs,
+    require_gm,
+)
 from cogs.kit.cog import TableKit
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import PegazScene, mentions
@@ -109,17 +119,17 @@ class Pegaz(
     async def open(
         self,
         interaction: discord.Interaction[Any],
-        stake: str = "1 s",
-        exchanges: app_commands.Range[int, 0, 20] = 2,
-        raise_limit: str = "1 p",
-        max_stake: str | None = None,
+        stake: Amount = "1 s",
+        exchanges: app_commands.Range[int, 0, MAX_EXCHANGES] = 2,
+        raise_limit: Amount = "1 p",
+        max_stake: Amount | None = None,
         die: int = 6,
         source: str = "dice",
         wild: bool = False,
-        turn_timeout: str = "10 min",
+        turn_timeout: app_commands.Range[str, 1, inputs.DURATION_TEXT_MAX] = "10 min",
         tie: str = "split",
         cheat_ruling: str = "expel",
-        detection: app_commands.Range[int, -100, 100] = 0,
+        detection: app_commands.Range[int, -MAX_DETECTION_MODIFIER, MAX_DETECTION_MODIFIER] = 0,
     ) -> None:
         await require_gm(interaction)
         settings = inputs.settings(
@@ -150,8 +160,8 @@ class Pegaz(
     async def join(
         self,
         interaction: discord.Interaction[Any],
-        character: str | None = None,
-        table: int | None = None,
+        character: CharacterName | None = None,
+        table: TableNumber | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = await acting_character(interaction, character)
@@ -165,9 +175,12 @@ class Pegaz(
         npc="The NPC to seat (its hand comes to you by DM)",
         table="The table's number (needed when this channel has several)",
     )
-    @app_commands.autocomplete(npc=my_names)
+    @app_commands.autocomplete(npc=my_npcs)
     async def seat(
-        self, interaction: discord.Interaction[Any], npc: str, table: int | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        npc: CharacterName,
+        table: TableNumber | None = None,
     ) -> None:
         await require_gm(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -188,7 +201,7 @@ class Pegaz(
     async def odds(
         self,
         interaction: discord.Interaction[Any],
-        hand: str | None = None,
+        hand: app_commands.Range[str, 1, inputs.HAND_TEXT_MAX] | None = None,
         die: int = 6,
         source: str = "dice",
     ) -> None:

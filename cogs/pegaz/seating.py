@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.render.pegaz import hand_embed, money
 from bot.replies import Refused, answer, lang_of
 from bot.rules import pegaz
+from bot.rules.common import WrongPhase
 from bot.services.errors import NotOwner
 from bot.services.outcomes import Character, TableView
 from cogs.common import acting_character, guild_id_of, own_characters
@@ -55,6 +56,8 @@ class Seating(TableKit):
         user. At the version just checked: a join racing this one makes it stale, and the
         one-seat check runs again against the table with that seat taken."""
         services = self.bot.services
+        if character.owner_id != interaction.user.id:  # an NPC sits only for the GM who owns it
+            raise NotOwner(character=character.id, user=interaction.user.id)
         mine = {c.id: c.name for c in await own_characters(interaction) if not c.is_npc}
         funds = await services.purses.balance(character.id, CURRENCY)
 
@@ -78,8 +81,10 @@ class Seating(TableKit):
 
     @act("join")
     async def join_button(self, click: Click) -> None:
-        """Join with the active (or only) character; with several and none active, a pick."""
+        """Join with the active (or only) character; with several and none active, a pick. A
+        table that takes nobody more (full, or the game under way) says so before any pick."""
         interaction = click.interaction
+        refuse_closed_seating(click.state)
         await interaction.response.defer()
         try:
             character = await acting_character(interaction, None)
@@ -190,6 +195,15 @@ class Seating(TableKit):
         )
         table_id = await self.open_table(interaction, settings, carry_from=table.table_id)
         await answer(interaction, t(click.lang, "pegaz.done.opened", table=table_id))
+
+
+def refuse_closed_seating(state: pegaz.PegazState) -> None:
+    """Raise the rules' own refusal of a join (as ``pegaz.Join`` would) when the table takes
+    nobody more, whoever asks: the game is under way, or every seat is taken."""
+    if state.phase is not pegaz.Phase.SEATING:
+        raise WrongPhase(phase=state.phase.value)
+    if len(state.seats) >= pegaz.MAX_SEATS:
+        raise pegaz.TableFull(max=pegaz.MAX_SEATS)
 
 
 def refuse_second_seat(

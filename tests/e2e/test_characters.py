@@ -225,7 +225,10 @@ async def test_edit_renames_and_changes_traits_at_once(
     not_yours = await say(fake, bob, "character edit", name="Greta Weiss", gamble=True)
     assert not_yours.content == "That character isn't yours."
     bad = await say(fake, alice, "character edit", name="Greta Weiss", new_name="**Greta**")
-    assert bad.content == t("en", "error.name_invalid")
+    assert bad.content == (
+        '"\ufffd\ufffdGreta\ufffd\ufffd" has a character no name may use: * (U+002A). '
+        "A name is letters, digits and spaces, with - ' . inside it."
+    )
     assert await snapshot(bot, fake.guild.id, [alice, bob]) == before  # traits kept too
 
     by_gm = await say(fake, gm, "character edit", name="Hans", gamble=True)
@@ -296,11 +299,22 @@ async def test_bad_names_are_refused_and_nothing_pings(
     bot = harness.bot
     await say(fake, alice, "character create", name="Greta")
     before = await snapshot(bot, fake.guild.id, [alice])
-    invalid = t("en", "error.name_invalid")
-
-    for name in ("x" * 33, "**Bold**", f"<@{alice.id}>", "@everyone", "Greta_", "a\u200bb", "`x`"):
+    long = t("en", "error.name_too_long", name="x" * 23 + "\u2026", length=33, max=32)
+    refusals = {  # each says which rule the name breaks, quoting it harmlessly (U+FFFD)
+        "x" * 33: long,
+        "**Bold**": ("\ufffd\ufffdBold\ufffd\ufffd", "* (U+002A)"),
+        f"<@{alice.id}>": (f"\ufffd\ufffd{alice.id}\ufffd", "< (U+003C)"),
+        "@everyone": ("\ufffdeveryone", "@ (U+0040)"),
+        "Greta_": ("Greta\ufffd", "_ (U+005F)"),
+        "a\u200bb": ("a\ufffdb", "U+200B"),
+        "`x`": ("\ufffdx\ufffd", "` (U+0060)"),
+    }
+    for name, expected in refusals.items():
+        if isinstance(expected, tuple):
+            quoted, char = expected
+            expected = t("en", "error.name_bad_character", name=quoted, char=char)
         refused = await say(fake, alice, "character create", name=name)
-        assert (refused.content, refused.ephemeral) == (invalid, True), name
+        assert (refused.content, refused.ephemeral) == (expected, True), name
     duplicate = await say(fake, alice, "character create", name="GRETA")
     assert duplicate.content == 'There is already a character called "GRETA" on this server.'
     unknown = await say(fake, alice, "character use", name="Nobody")

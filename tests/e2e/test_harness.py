@@ -40,7 +40,7 @@ async def test_slash_help_answers_ephemerally(fake: FakeDiscord, harness: BotHar
     handle = await fake.slash(alice, "help")
     reply = await handle.reply()
 
-    assert "`/help`" in reply.content
+    assert "`/help`" in reply.embeds[0]["fields"][-1]["value"]
     assert reply.ephemeral and fake.ephemeral(alice) == [reply]
     assert reply.interaction_metadata is not None
     assert reply.interaction_metadata["user"]["id"] == str(alice.id)
@@ -52,7 +52,7 @@ async def test_dev_guild_sync_goes_to_the_guild(fake: FakeDiscord, harness: BotH
     assert fake.commands() == []
     assert "help" in [c["name"] for c in fake.commands(fake.guild)]
     reply = await (await fake.slash(fake.owner, "help")).reply()
-    assert "`/help`" in reply.content
+    assert "`/help`" in reply.embeds[0]["fields"][-1]["value"]
 
 
 @pytest.mark.extensions(HARNESS_COG)

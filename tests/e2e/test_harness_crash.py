@@ -216,7 +216,7 @@ async def test_a_crash_at_a_rest_call_and_a_new_bot_on_the_same_database(
     assert handle.deferred and handle.followups == []  # the dead bot never confirmed
     assert fake.gateway.log.count("IDENTIFY") == 2
     reply = await (await fake.slash(alice, "help")).reply()  # the new bot answers
-    assert "`/help`" in reply.content
+    assert "`/help`" in reply.embeds[0]["fields"][-1]["value"]
 
 
 async def test_what_the_killed_bot_still_sends_hangs(

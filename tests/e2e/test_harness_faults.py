@@ -23,7 +23,7 @@ async def test_a_dropped_connection_resumes_and_replays(
     handle = await fake.slash(alice, "help")  # sent while the bot is away: replayed on RESUME
 
     reply = await handle.reply()
-    assert "`/help`" in reply.content
+    assert "`/help`" in reply.embeds[0]["fields"][-1]["value"]
     assert fake.gateway.log.count("RESUME") == 1 and fake.gateway.log.count("IDENTIFY") == 1
     assert fake.gateway.urls[-1].startswith("/resume?")  # READY's resume_gateway_url
     after = await (await fake.slash(alice, "help")).reply()  # and the next command still works
@@ -63,7 +63,7 @@ async def test_a_global_429_on_the_interaction_callback(
 
     reply = await (await fake.slash(fake.owner, "help")).reply()
 
-    assert "`/help`" in reply.content
+    assert "`/help`" in reply.embeds[0]["fields"][-1]["value"]
     assert [r.status for r in fake.requests(CALLBACK)] == [429, 200]
 
 

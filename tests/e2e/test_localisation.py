@@ -99,14 +99,12 @@ async def test_switching_the_server_to_polish_switches_the_replies(
     assert history.embeds[0]["footer"]["text"] == "Strona 1, od najnowszych"
     assert history.embeds[0]["description"].startswith(f"`{MINUS}1 zk` dla: Ulrika · <t:")
 
-    helped = await say(fake, alice, "help")  # a Polish client sees the Polish command names
-    assert (
-        "`/postać` (utwórz, lista, pokaż, wybierz, edytuj, usuń): Twoje postacie" in helped.content
-    )
-    assert "`/pomoc`: Pokaż, co potrafi Szulernia, i jej polecenia." in helped.content
-    assert "`/mg` (rola): Kto prowadzi tu gry." in helped.content
-    helped = await say(fake, gm, "help")  # an English client: English names, Polish words
-    assert "`/character` (create, list, show, use, edit, delete): Twoje postacie" in helped.content
+    helped = await say(fake, alice, "help")  # a Polish server reads the Polish command names
+    toc = helped.embeds[0]["fields"][-1]["value"]
+    assert "`/postać` utwórz, lista, pokaż, wybierz, edytuj, usuń" in toc.splitlines()
+    assert "`/pomoc`" in toc and "`/mg` rola" in toc
+    helped = await say(fake, gm, "help")  # an English client too: the text is Polish
+    assert helped.embeds[0]["fields"][-1]["value"] == toc
 
     back = await say(fake, gm, "settings language", language="en")
     assert back.content == "From now on I speak English on this server."

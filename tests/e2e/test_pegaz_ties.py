@@ -115,7 +115,7 @@ async def test_a_tie_rolls_the_pot_over_into_the_next_game_in_polish(
         f"Runda 1: kolej na **Ben**. {at(ben)}",
         "**Ben** płaci 4 s i wymienia wszystkie 3 karty (stawka 1 s).\n"
         f"Runda 2: kolej na **Ann**. {at(ann)}",
-        "🔍 **Ann** sprawdza gracza **Ben** i płaci 3 s.\n"
+        "🔍 **Ann** sprawdza postać **Ben** i płaci 3 s.\n"
         "**Ann**: 🦎 Bazyliszek, 🐍 Wąż, 🐍 Wąż (para: Wąż + Bazyliszek)\n"
         "**Ben**: 🦎 Bazyliszek, 🐍 Wąż, 🐍 Wąż (para: Wąż + Bazyliszek)\n"
         "para: Wąż + Bazyliszek i para: Wąż + Bazyliszek to remis: odpadają oba układy.\n"
@@ -128,7 +128,7 @@ async def test_a_tie_rolls_the_pot_over_into_the_next_game_in_polish(
 
     # The next game at this table starts with the carried pot; only a GM or the opener starts it.
     refused = await tv.press(ann.user, table, "Następna gra (z pulą)")
-    assert refused.content == "Tylko ten, kto otworzył stół, albo MG może to zrobić."
+    assert refused.content == "Tylko osoba, która otworzyła stół, albo MG może to zrobić."
     opened = await tv.press(tv.gm, table, "Następna gra (z pulą)")
     assert opened.content == "Stół 2 jest otwarty na tym kanale."
     again = tv.table_message(2)
@@ -141,7 +141,7 @@ async def test_a_tie_rolls_the_pot_over_into_the_next_game_in_polish(
     await tv.press(tv.gm, again, "Zaczynamy")
     await tv.press(ann.user, tv.hand_dm(ann), "Zostawiam karty")
     folded = await tv.press(ann.user, again, "Pasuję")
-    assert folded.content == "Spasowałeś."
+    assert folded.content == "Pasujesz."
     await tv.press(ben.user, again, "Dziesięcina dla Ranalda")
     assert tv.said()[-2:] == [
         "**Ann** pasuje.\n"

@@ -60,7 +60,7 @@ async def test_names_with_polish_letters_differing_in_case_collide(world: World)
         ("back`tick", "bad_character"),
         ("[link](http://x)", "bad_character"),
         ("zero\u200bwidth", "bad_character"),
-        ("-dash", "bad_character"),
+        ("-dash", "bad_start"),
         ("smile 😀", "bad_character"),
     ],
 )
