@@ -114,6 +114,7 @@ from bot.rules.pazaak_state import (
     TableCard,
     Timeout,
     TurnEnd,
+    card_value,
     seat_of,
     settings_from,
     table_total,
@@ -280,22 +281,6 @@ def apply(
 
 
 _TURN_ENDS: dict[type[Any], TurnEnd] = {EndTurn: "end_turn", Stand: "stand", Timeout: "timeout"}
-
-
-def card_value(side: SideCard, value: int | None, table: Sequence[TableCard]) -> int:
-    """What ``side`` counts as when played as ``value`` on ``table``, or a typed error."""
-    if side.kind == "double":
-        if not table:
-            raise DoubleOnEmptyTable()
-        allowed: tuple[int, ...] = (table[-1].value,)
-    else:
-        allowed = side.values
-    if value is None:
-        if len(allowed) == 1:
-            return allowed[0]
-    elif value in allowed:
-        return value
-    raise IllegalCardValue(card=side.code, value=value, allowed=allowed)
 
 
 def _play_card(state: PazaakState, events: list[Event], seat: int, action: PlayCard) -> PazaakState:

@@ -298,3 +298,19 @@ def view(state: PazaakState, viewer: int | None) -> PazaakView:
         state.results,
         len(state.pool),
     )
+
+
+def card_value(side: SideCard, value: int | None, table: Sequence[TableCard]) -> int:
+    """What ``side`` counts as when played as ``value`` on ``table``, or a typed error."""
+    if side.kind == "double":
+        if not table:
+            raise DoubleOnEmptyTable()
+        allowed: tuple[int, ...] = (table[-1].value,)
+    else:
+        allowed = side.values
+    if value is None:
+        if len(allowed) == 1:
+            return allowed[0]
+    elif value in allowed:
+        return value
+    raise IllegalCardValue(card=side.code, value=value, allowed=allowed)

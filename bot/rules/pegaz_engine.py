@@ -67,10 +67,9 @@ from bot.rules.pegaz_flow import (
     require_turn,
     resume,
 )
-from bot.rules.pegaz_moves import checks_allowed, exchangeable
+from bot.rules.pegaz_moves import checks_allowed, exchangeable, require_open_seat
 from bot.rules.pegaz_reducer import index_of, initial_state
 from bot.rules.pegaz_state import (
-    MAX_SEATS,
     RULES_VERSION,
     CheckNotAllowed,
     IllegalExchange,
@@ -84,7 +83,6 @@ from bot.rules.pegaz_state import (
     RaiseTooHigh,
     SeatStatus,
     StakeOverMax,
-    TableFull,
 )
 
 _ACTIVE = SeatStatus.ACTIVE
@@ -116,12 +114,9 @@ def apply(state: PegazState, action: Action, rng: random.Random) -> tuple[PegazS
 def _join(b: Build, a: Join, rng: random.Random) -> None:
     st = b.state
     live(st)
-    if st.phase is not Phase.SEATING:
-        raise WrongPhase(phase=st.phase.value)
-    if index_of(st, a.player) >= 0:
+    if st.phase is Phase.SEATING and index_of(st, a.player) >= 0:
         raise AlreadySeated(player=a.player)
-    if len(st.seats) >= MAX_SEATS:
-        raise TableFull(max=MAX_SEATS)
+    require_open_seat(st)
     if not 0 <= a.perception <= 100:
         raise InvalidPlayer(field="perception", value=a.perception)
     if a.funds < st.settings.stake:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.rules.common import NotSeated
+from bot.rules.common import NotSeated, WrongPhase
 from bot.rules.pegaz_actions import (
     Action,
     Cheat,
@@ -23,7 +23,7 @@ from bot.rules.pegaz_actions import (
     SyncFunds,
 )
 from bot.rules.pegaz_reducer import index_of
-from bot.rules.pegaz_state import PegazState, Phase, Seat, SeatStatus
+from bot.rules.pegaz_state import MAX_SEATS, PegazState, Phase, Seat, SeatStatus, TableFull
 
 _SUBSETS: tuple[tuple[int, ...], ...] = (
     (),
@@ -46,6 +46,15 @@ def is_over(state: PegazState) -> bool:
 def is_settled(state: PegazState) -> bool:
     """The pot is paid out (or refunded); only offerings to Ranald may still be pending."""
     return state.phase in _OVER
+
+
+def require_open_seat(state: PegazState) -> None:
+    """Raise the refusal of any join, whoever asks: the game is under way, or every seat is
+    taken (so a player is refused before being asked which character)."""
+    if state.phase is not Phase.SEATING:
+        raise WrongPhase(phase=state.phase.value)
+    if len(state.seats) >= MAX_SEATS:
+        raise TableFull(max=MAX_SEATS)
 
 
 def seat_of(state: PegazState, player: int) -> Seat:

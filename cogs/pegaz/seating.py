@@ -11,7 +11,6 @@ from bot.i18n import t
 from bot.render.pegaz import hand_embed, money
 from bot.replies import Refused, answer, lang_of
 from bot.rules import pegaz
-from bot.rules.common import WrongPhase
 from bot.services.errors import NotOwner
 from bot.services.outcomes import Character, TableView
 from cogs.common import acting_character, guild_id_of, own_characters
@@ -84,7 +83,7 @@ class Seating(TableKit):
         """Join with the active (or only) character; with several and none active, a pick. A
         table that takes nobody more (full, or the game under way) says so before any pick."""
         interaction = click.interaction
-        refuse_closed_seating(click.state)
+        pegaz.require_open_seat(click.state)
         await interaction.response.defer()
         try:
             character = await acting_character(interaction, None)
@@ -195,15 +194,6 @@ class Seating(TableKit):
         )
         table_id = await self.open_table(interaction, settings, carry_from=table.table_id)
         await answer(interaction, t(click.lang, "pegaz.done.opened", table=table_id))
-
-
-def refuse_closed_seating(state: pegaz.PegazState) -> None:
-    """Raise the rules' own refusal of a join (as ``pegaz.Join`` would) when the table takes
-    nobody more, whoever asks: the game is under way, or every seat is taken."""
-    if state.phase is not pegaz.Phase.SEATING:
-        raise WrongPhase(phase=state.phase.value)
-    if len(state.seats) >= pegaz.MAX_SEATS:
-        raise pegaz.TableFull(max=pegaz.MAX_SEATS)
 
 
 def refuse_second_seat(
