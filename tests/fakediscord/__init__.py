@@ -18,6 +18,7 @@ from tests.fakediscord.models import (
     FakeUser,
 )
 from tests.fakediscord.openapi import Violation
+from tests.fakediscord.ratelimits import BucketRule, RateLimits, RateLimitStats
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import RequestRecord, WaitTimeout
 from tests.fakediscord.stats import RequestStats
@@ -26,6 +27,7 @@ __all__ = [
     "ADMINISTRATOR",
     "MANAGE_GUILD",
     "BotHarness",
+    "BucketRule",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
@@ -35,6 +37,8 @@ __all__ = [
     "FakeUser",
     "Hold",
     "InteractionHandle",
+    "RateLimitStats",
+    "RateLimits",
     "RequestRecord",
     "RequestStats",
     "Violation",

@@ -33,13 +33,16 @@ from tests.fakediscord.faults import Faults
 from tests.fakediscord.limits import check_limits
 from tests.fakediscord.models import FakeGuild
 from tests.fakediscord.openapi import SpecValidator, Violation
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.state import FakeState, RequestRecord
+from tests.fakediscord.stats import INTERACTION, classify
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RouteTable = list[tuple[str, str, Handler]]
 _NO_AUTH = ("/interactions/", "/webhooks/")
 STATE: web.AppKey[FakeState] = web.AppKey("fakediscord-state", FakeState)
 RECORD: web.RequestKey[RequestRecord] = web.RequestKey("fakediscord-record", RequestRecord)
+LIMIT_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("fakediscord-limit-headers", dict)
 
 
 class RestContext:
@@ -60,6 +63,7 @@ class RestContext:
         self.credentials = credentials
         self.base_url, self.gateway_url = base_url, gateway_url
         self.ack_deadline = 3.0  # seconds Discord waits for an interaction's first response
+        self.rate_limits: RateLimits | None = None  # Discord's rate limits, when turned on
 
     def guild(self, request: web.Request) -> FakeGuild:
         guild = self.state.guilds.get(snowflake_arg(request, "guild_id"))
@@ -104,8 +108,11 @@ def make_middleware(ctx: RestContext) -> Any:
             ctx.state.crashes.append(f"{request.method} {path}: {traceback.format_exc()}")
             response = DiscordError(400, 0, f"fakediscord crashed: {error!r}").response()
         record.status = 0 if record.held else response.status
+        if ctx.rate_limits is not None:
+            ctx.rate_limits.answered(response.status, response.headers.get("X-RateLimit-Scope"))
         if response.status != 429:
-            for key, value in _ratelimit_headers(template).items():
+            limit_headers = request.get(LIMIT_HEADERS) or _ratelimit_headers(template)
+            for key, value in limit_headers.items():
                 response.headers.setdefault(key, value)
         ctx.state.notify()
         return response
@@ -127,6 +134,17 @@ async def _serve(
         record.held = True
         ctx.state.notify()
         return await withhold(request, ctx.credentials.closed)
+    if ctx.rate_limits is not None:
+        interaction = classify(record, ctx.state.application_id) == INTERACTION
+        params = request.match_info
+        admission = ctx.rate_limits.admit(
+            request.method, record.template, params, interaction=interaction
+        )
+        if admission.refusal is not None:
+            payload, headers = admission.refusal
+            return json_response(payload, status=429, headers=headers)
+        if admission.headers is not None:
+            request[LIMIT_HEADERS] = admission.headers
     hold: Hold | None = None
     for fault in ctx.faults.take(request.method, record.template):
         if isinstance(fault, Hold):

@@ -25,6 +25,7 @@ from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import DEFAULT_PERMISSIONS, FakeChannel, FakeGuild, FakeRole, FakeUser
 from tests.fakediscord.openapi import SpecValidator, Violation, load_spec_validator
+from tests.fakediscord.ratelimits import Override, RateLimits, RateLimitStats
 from tests.fakediscord.rest import STATE, CoreRoutes, RestContext, make_middleware, not_implemented
 from tests.fakediscord.rest_interactions import InteractionRoutes
 from tests.fakediscord.rest_messages import MessageRoutes
@@ -48,6 +49,7 @@ class FakeDiscord(Actions):
         token: str = DEFAULT_TOKEN,
         heartbeat_ms: int = 41_250,
         spec: SpecValidator | None = _AUTO,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.credentials = Credentials(token)
         self.state = FakeState()
@@ -69,6 +71,7 @@ class FakeDiscord(Actions):
             base_url=lambda: self.api_base,
             gateway_url=lambda: self.gateway_url,
         )
+        self.ctx.rate_limits = rate_limits
         self._runner: web.AppRunner | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -291,6 +294,33 @@ class FakeDiscord(Actions):
         return self.faults.add_message(
             message_id, methods, count, status=status, code=code, message=text
         )
+
+    def enable_rate_limits(
+        self,
+        global_per_second: float = 50,
+        *,
+        global_window: float = 1.0,
+        buckets: dict[str, Override] | None = None,
+        advertise: bool = True,
+    ) -> RateLimits:
+        """Discord's rate limits from now on (``ratelimits.py``): the global limit, interaction
+        endpoints exempt, and the per-route buckets (``buckets={"channel-messages": (5, 0.3)}``
+        changes one, ``None`` drops it). ``advertise=False`` hides the buckets' headers."""
+        self.ctx.rate_limits = RateLimits(
+            global_per_second=global_per_second,
+            global_window=global_window,
+            buckets=buckets,
+            advertise=advertise,
+        )
+        return self.ctx.rate_limits
+
+    def disable_rate_limits(self) -> None:
+        self.ctx.rate_limits = None
+
+    def rate_limit_stats(self) -> RateLimitStats:
+        """What the rate limits counted (all zero while they are off): see ``RateLimitStats``."""
+        limits = self.ctx.rate_limits
+        return RateLimitStats() if limits is None else limits.stats()
 
     # -- crashes ---------------------------------------------------------------------------------
     def hold(self, route: RouteSpec, *, count: int = 1, applied: bool) -> Hold:
