@@ -226,6 +226,7 @@ class Characters(
             gamble=gamble,
             perception=perception,
         )
+        self.bot.services.tables.forget_character(character.id)  # its tables show the new name
         text = t(lang, "character.edited", name=changed.name, traits=render.traits(lang, changed))
         await answer(interaction, text)
 

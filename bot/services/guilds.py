@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from bot.storage import guilds
 from bot.storage.db import Database
-from bot.storage.guilds import Language
+from bot.storage.guilds import GuildRow, Language
 
 LocaleOf = Callable[[int], str | None]
 """``guild_id -> locale`` (a Discord locale such as ``"pl"`` or ``"en-US"``), None if unknown."""
@@ -39,6 +39,18 @@ class GuildService:
         self._db = db
         self._default_language: Language = default_language
         self._locale_of = locale_of
+        self._rows: dict[int, GuildRow | None] = {}
+        """The guilds' rows as last read or written here (a click reads no SQL for them)."""
+
+    async def _row(self, guild_id: int) -> GuildRow | None:
+        if guild_id not in self._rows:
+            async with self._db.read() as tx:
+                self._rows[guild_id] = await guilds.get(tx, guild_id)
+        return self._rows[guild_id]
+
+    def knows(self, guild_id: int) -> bool:
+        """Whether :meth:`language` and :meth:`gm_role` answer for the guild without SQL."""
+        return guild_id in self._rows
 
     def use_locales(self, locale_of: LocaleOf) -> None:
         """Where to learn a guild's locale when no interaction says it (set by the bot)."""
@@ -47,8 +59,7 @@ class GuildService:
     async def language(self, guild_id: int, locale: str | None = None) -> Language:
         """The guild's language: the GM's choice, else that of ``locale`` (the interaction's
         ``guild_locale``) or of the guild's known locale, else the default."""
-        async with self._db.read() as tx:
-            row = await guilds.get(tx, guild_id)
+        row = await self._row(guild_id)
         if row is not None and row.language_chosen:
             return row.language
         if locale is None and self._locale_of is not None:
@@ -58,17 +69,20 @@ class GuildService:
     async def set_language(self, guild_id: int, language: Language) -> None:
         if language not in ("en", "pl"):
             raise ValueError(f"unsupported language {language!r}")
+        self._rows.pop(guild_id, None)
         async with self._db.transaction() as tx:
             await guilds.set_language(tx, guild_id, language)
+        self._rows.pop(guild_id, None)
 
     async def gm_role(self, guild_id: int) -> int | None:
-        async with self._db.read() as tx:
-            row = await guilds.get(tx, guild_id)
+        row = await self._row(guild_id)
         return None if row is None else row.gm_role_id
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> None:
+        self._rows.pop(guild_id, None)
         async with self._db.transaction() as tx:
             await guilds.set_gm_role(tx, guild_id, role_id)
+        self._rows.pop(guild_id, None)
 
     async def meta(self, key: str) -> str | None:
         """E.g. ``meta("commands_hash")``: the hash of the last synced command set."""

@@ -99,4 +99,5 @@ def _live(row: TableRow, seq: int, pot: int, seats: set[int], state: Any) -> Liv
         frozenset(seats),
         state,
         row.next_timeout_at,
+        row.created_by,
     )

@@ -1,14 +1,24 @@
-"""Reading tables without taking a step: who opened one, where they are, their timers, their
-history, their pots. A part of :class:`~bot.services.tables.TableService`."""
+"""Reading tables without taking a step: a table as a click sees it, who opened one, where they
+are, their timers, their history, their pots. A part of
+:class:`~bot.services.tables.TableService`.
+
+A click reads its table through :meth:`TableReads.peek` (no SQL: the live table, its roster and
+its opener as the service keeps them, at the version of the last step) or, where that has
+nothing, :meth:`TableReads.look`, which reads what is missing and keeps it. A click authorised at
+a version the service kept may still be stale (another process wrote the table): the step checks
+the version again inside its transaction.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableView
 from bot.services.table_loads import Loader
-from bot.services.table_steps import decode
+from bot.services.table_rosters import Roster, Rosters
+from bot.services.table_steps import CLOSED, Live, decode
 from bot.storage import ledger, tables
 from bot.storage.db import Database
 
@@ -16,13 +26,55 @@ if TYPE_CHECKING:
     from bot.services.clock import Clock
 
 
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A table as a click sees it: the table, who sits at it, and who opened it."""
+
+    table: TableView
+    roster: Roster
+    opener: int
+
+
 class TableReads:
     _db: Database
     _loader: Loader
     _clock: Clock
+    _cache: dict[int, Live]
+    _rosters: Rosters
 
     async def get(self, table_id: int) -> TableView:
         raise NotImplementedError
+
+    async def _live(self, table_id: int) -> Live:
+        raise NotImplementedError
+
+    def peek(self, table_id: int) -> Seen | None:
+        """The live table at its newest version with its roster, if the service keeps both
+        (costs no SQL); else None (:meth:`look` reads them)."""
+        live = self._cache.get(table_id)
+        if live is None:
+            return None
+        roster = self._rosters.get(table_id, live.version)
+        return None if roster is None else Seen(view_of(live), roster, live.opener)
+
+    async def look(self, table_id: int) -> Seen:
+        """The table with its roster: as :meth:`peek` has them, else read (and kept while the
+        table lives)."""
+        seen = self.peek(table_id)
+        if seen is not None:
+            return seen
+        live = await self._live(table_id)
+        seats = frozenset(self._loader.spec(live.game).seated(live.state))
+        async with self._db.read() as tx:
+            if live.status in CLOSED:
+                roster: Roster = await self._rosters.read_only(tx, seats)
+            else:
+                roster = await self._rosters.load(tx, table_id, live.version, seats)
+        return Seen(view_of(live), roster, live.opener)
+
+    def forget_character(self, character_id: int) -> None:
+        """A character was renamed: the rosters it is in are read again when next needed."""
+        self._rosters.forget_character(character_id)
 
     async def by_key(self, key: int | str) -> int | None:
         """The table that the action carrying ``key`` wrote to (e.g. the table a :meth:`create`
@@ -33,6 +85,9 @@ class TableReads:
 
     async def opener(self, table_id: int) -> int:
         """The user who opened the table (``actor_id`` of :meth:`create`)."""
+        live = self._cache.get(table_id)
+        if live is not None:
+            return live.opener
         async with self._db.read() as tx:
             row = await tables.get(tx, table_id)
         if row is None:
@@ -92,3 +147,18 @@ class TableReads:
             if await tables.get(tx, table_id) is None:
                 raise UnknownTable(table=table_id)
             return await ledger.balance(tx, await ledger.pot_account(tx, table_id))
+
+
+def view_of(live: Live) -> TableView:
+    return TableView(
+        live.id,
+        live.guild_id,
+        live.channel_id,
+        live.game,
+        live.currency,
+        live.status,
+        live.version,
+        live.state,
+        live.seats,
+        live.deadline,
+    )

@@ -49,6 +49,8 @@ class Live:
     seats: frozenset[int]
     state: Any
     deadline: int | None
+    opener: int = 0
+    """The user who opened the table (``actor_id`` of its creation)."""
 
 
 def decode(rules: GameRules[Any, Any, Any], blobs: Sequence[bytes]) -> list[Any]:
@@ -98,6 +100,14 @@ async def write_step(
     """
     rules = spec.rules
     version = before.version + 1
+    status: Status = "cancelled" if cancel else spec.status(state)
+    seats = frozenset() if status in CLOSED else frozenset(spec.seated(state))
+    deadline = None if status in CLOSED else _deadline(spec, before, state, at, timed_out)
+    # First: a table that is not at ``before.version`` (another process moved it, so the
+    # caller's cache is stale) is refused here, before anything is written after it.
+    await tables.advance(
+        tx, before.id, expected=before.version, status=status, at=at, next_timeout_at=deadline
+    )
     await tables.append_events(
         tx, before.id, before.next_seq, version, [rules.dump_events([e]) for e in events]
     )
@@ -110,15 +120,9 @@ async def write_step(
         )
         await _move(tx, accounts, transfer, movement)
         done.append(transfer)
-    status: Status = "cancelled" if cancel else spec.status(state)
     if cancel:
         done += await refund_pot(tx, before, version=version, actor_id=actor_id, at=at)
-    seats = frozenset() if status in CLOSED else frozenset(spec.seated(state))
     await _update_seats(tx, spec, before, seats)
-    deadline = None if status in CLOSED else _deadline(spec, before, state, at, timed_out)
-    await tables.advance(
-        tx, before.id, expected=before.version, status=status, at=at, next_timeout_at=deadline
-    )
     await tables.put_action_key(tx, key, before.id, version)
     next_seq = before.next_seq + len(events)
     if status in CLOSED:

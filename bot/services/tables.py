@@ -34,7 +34,8 @@ from bot.services.errors import (
 from bot.services.games import GameSpec, default_games
 from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_loads import Loader
-from bot.services.table_reads import TableReads
+from bot.services.table_reads import TableReads, view_of
+from bot.services.table_rosters import Rosters, members_of, read
 from bot.services.table_steps import (
     CLOSED,
     Live,
@@ -69,6 +70,7 @@ class TableService(TableReads):
         self._clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, Live] = {}
+        self._rosters = Rosters()
 
     # --- the actions ----------------------------------------------------------------------------
 
@@ -127,6 +129,7 @@ class TableService(TableReads):
                 seats=frozenset(),
                 state=None,
                 deadline=None,
+                opener=actor_id,
             )
             after, moved = await write_step(
                 tx,
@@ -142,7 +145,10 @@ class TableService(TableReads):
             held = await ledger.balance(tx, pot)
             if held != spec.pot(state):
                 raise PotMismatch(expected=spec.pot(state), found=held)
+            roster = await read(tx, after.seats)
         self._remember(after)
+        if after.status not in CLOSED:
+            self._rosters.put(table_id, after.version, after.seats, roster)
         return _outcome(after, events, moved)
 
     async def act(
@@ -197,8 +203,10 @@ class TableService(TableReads):
         if live.status in CLOSED:
             raise TableClosed(table=table_id, status=live.status)
         spec = self._spec(live.game)
-        async with self._db.read() as tx:
-            purses = await seat_purses(tx, spec, live) if spec.sync else None
+        purses = None
+        if spec.sync is not None:  # else the rules need nothing from the database
+            async with self._db.read() as tx:
+                purses = await seat_purses(tx, spec, live)
         state, _ = rules_step(spec, live.state, "act", action, random.Random(0), purses)
         return state
 
@@ -241,15 +249,19 @@ class TableService(TableReads):
     # --- reading --------------------------------------------------------------------------------
 
     async def get(self, table_id: int) -> TableView:
-        return _view(await self._live(table_id))
+        return view_of(await self._live(table_id))
 
     async def restore(self, *, snapshots: bool = True) -> list[TableView]:
         """Rebuild every open table into the cache (at startup): each from its latest snapshot
         plus the events after it, or (``snapshots=False``, or none usable) from all its events."""
         async with self._db.read() as tx:
             found = await self._loader.load_live(tx, snapshots=snapshots)
+            rosters = members_of(await characters.seated_live(tx))
         self._cache = {live.id: live for live in found}
-        return [_view(live) for live in found]
+        self._rosters.clear()
+        for live in found:
+            self._rosters.put(live.id, live.version, live.seats, rosters.get(live.id, {}))
+        return [view_of(live) for live in found]
 
     # --- inside -------------------------------------------------------------------------------
 
@@ -265,6 +277,7 @@ class TableService(TableReads):
     def _remember(self, live: Live) -> None:
         if live.status in CLOSED:
             self._cache.pop(live.id, None)
+            self._rosters.forget(live.id)
             self._locks.pop(live.id, None)  # a closed table takes no more steps
         else:
             self._cache[live.id] = live
@@ -312,18 +325,29 @@ class TableService(TableReads):
                         timed_out=mode == "timeout",
                         codec=self._loader.codec(spec.game),
                     )
+                    roster = None
+                    if after.status not in CLOSED:
+                        roster = await self._rosters.after_step(
+                            tx, table_id, before.version, after.seats
+                        )
             except (RulesError, StaleAction, TableClosed):
                 raise
             except VersionConflict as exc:  # another process wrote this table: reload next time
                 self._cache.pop(table_id, None)
+                self._rosters.forget(table_id)
                 current = await self._live(table_id)
                 raise StaleAction(
                     table=table_id, expected=exc.expected, current=current.version
                 ) from exc
             except BaseException:
                 self._cache.pop(table_id, None)
+                self._rosters.forget(table_id)
                 raise
             self._remember(after)
+            if roster is not None:
+                self._rosters.put(table_id, after.version, after.seats, roster)
+            else:
+                self._rosters.forget(table_id)
             return _outcome(after, events, moved)
 
     async def _live(self, table_id: int) -> Live:
@@ -354,21 +378,6 @@ class TableService(TableReads):
         blobs = [blob for _, blob in await tables.events_of_version(tx, table_id, version)]
         moved = await step_transfers(tx, table_id, version)
         return _outcome(live, decode(spec.rules, blobs), moved, repeated=True)
-
-
-def _view(live: Live) -> TableView:
-    return TableView(
-        live.id,
-        live.guild_id,
-        live.channel_id,
-        live.game,
-        live.currency,
-        live.status,
-        live.version,
-        live.state,
-        live.seats,
-        live.deadline,
-    )
 
 
 def _outcome(

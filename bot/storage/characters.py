@@ -200,3 +200,14 @@ async def active(tx: Tx, guild_id: int, user_id: int) -> CharacterRow | None:
         (guild_id, user_id),
     )
     return None if row is None else _row(row)
+
+
+async def seated_live(tx: Tx) -> list[tuple[int, int, str, int, bool]]:
+    """``(table id, character id, name, owner id, is NPC)`` of every living character seated at
+    a live table, in one query (the table service's rosters, at startup)."""
+    rows = await tx.fetchall(
+        "SELECT s.table_id, c.id, c.name, c.owner_id, c.is_npc FROM table_seats s "
+        "JOIN tables t ON t.id = s.table_id JOIN characters c ON c.id = s.character_id "
+        "WHERE t.status IN ('open', 'running') AND c.deleted_at IS NULL"
+    )
+    return [(int(r[0]), int(r[1]), str(r[2]), int(r[3]), bool(r[4])) for r in rows]

@@ -10,16 +10,28 @@ methods:
 The kit registers one ``DynamicItem`` class bound to the cog. Its ``interaction_check`` reads the
 table and its roster once and authorises the click (``who``: anyone, a seated player, the player
 on turn, the table's opener or a GM; ``fresh``: drawn at the table's current version); its
-callback runs the handler. Every error goes one way (:meth:`TableKit.refuse`): a stale click first
-redraws its table (and strips the components off a message the table no longer shows), then the
-user hears why, in the table's language, also in a DM.
+callback runs the handler.
+
+Acknowledge first. The table, its roster, its opener and the guild's language come from what the
+services keep (the table service's per-version cache, the guild service's rows), so the common
+click reads no SQL before the handler answers: a handler acknowledges (:meth:`TableKit.ack`: a
+deferred update of the clicked message, or its own response: a modal, an ephemeral message
+built from ``click.state``) before it touches the database. Where the services keep nothing
+(a table evicted, closed or written by another process), the kit acknowledges the click itself
+before reading (except for ``modal=True`` acts: a modal cannot follow a deferral). A refusal
+found after the acknowledgement goes as an ephemeral follow-up. The cache may be stale only if
+another process wrote the table: the step checks the version again in its transaction.
+
+Every error goes one way (:meth:`TableKit.refuse`): a stale click first redraws its table (and
+strips the components off a message the table no longer shows), then the user hears why, in the
+table's language, also in a DM.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
@@ -30,7 +42,9 @@ from bot.i18n import Lang
 from bot.replies import Refused, report
 from bot.rules.common import NotSeated, NotYourTurn
 from bot.services.errors import StaleAction, UnknownTable
-from bot.services.outcomes import Character, TableOutcome, TableView
+from bot.services.outcomes import TableOutcome, TableView
+from bot.services.table_reads import Seen
+from bot.services.table_rosters import Member
 from cogs.common import is_gm
 from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, grammar
@@ -42,7 +56,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Who = Literal["any", "seated", "turn", "opener"]
-Roster = dict[int, Character]
+Roster = Mapping[int, Member]
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
 
 
@@ -52,13 +66,17 @@ class ActSpec:
     who: Who
     fresh: bool
     handler: Callable[[Any, Click], Awaitable[None]]
+    modal: bool = False
 
 
-def act(*names: str, who: Who = "any", fresh: bool = False) -> Callable[[F], F]:
-    """Mark a cog method as the handler of these acts (see the module docstring)."""
+def act(
+    *names: str, who: Who = "any", fresh: bool = False, modal: bool = False
+) -> Callable[[F], F]:
+    """Mark a cog method as the handler of these acts (see the module docstring; ``modal``: the
+    handler answers with a modal, so the kit never defers it)."""
 
     def mark(handler: F) -> F:
-        handler.__kit_acts__ = (names, who, fresh)  # type: ignore[attr-defined]
+        handler.__kit_acts__ = (names, who, fresh, modal)  # type: ignore[attr-defined]
         return handler
 
     return mark
@@ -136,12 +154,13 @@ class TableKit:
         self._acts: dict[str, ActSpec] = {}
         for klass in reversed(type(self).__mro__):
             for value in vars(klass).values():
-                marked: tuple[tuple[str, ...], Who, bool] | None = getattr(
+                marked: tuple[tuple[str, ...], Who, bool, bool] | None = getattr(
                     value, "__kit_acts__", None
                 )
                 if marked is not None:
-                    for name in marked[0]:
-                        self._acts[name] = ActSpec(name, marked[1], marked[2], value)
+                    names, who, fresh, modal = marked
+                    for name in names:
+                        self._acts[name] = ActSpec(name, who, fresh, value, modal)
         self._item = self.item_class()
 
     # --- what each game says -------------------------------------------------------------------
@@ -202,10 +221,16 @@ class TableKit:
         spec = self._acts.get(target.act)
         if spec is None:  # a component of an older bot
             raise StaleAction(table=target.table, expected=target.ver, current=None)
-        table = await self.table(target.table, interaction.guild_id)
+        services = self.bot.services
+        seen = services.tables.peek(target.table)
+        if seen is None or not services.guilds.knows(seen.table.guild_id):
+            if not spec.modal:  # nothing kept: acknowledge before reading
+                await self.ack(interaction)
+            seen = await services.tables.look(target.table)
+        table = self._ours(seen.table, interaction.guild_id)
         if spec.fresh and target.ver != table.version:
             raise StaleAction(table=table.table_id, expected=target.ver, current=table.version)
-        roster = await self.roster(table.state)
+        roster = seen.roster
         user = interaction.user.id
         own = [p for p in self.seated(table.state) if p in roster and roster[p].owner_id == user]
         seats = tuple(sorted(own, key=lambda p: roster[p].is_npc))
@@ -218,9 +243,17 @@ class TableKit:
                 raise NotYourTurn(player=user) if seats else NotSeated(player=user)
             player = turn
         if spec.who == "opener":
-            await self.require_opener(interaction, table)
-        lang = await self.bot.services.guilds.language(table.guild_id)
+            await self._require_opener(interaction, seen)
+        lang = await services.guilds.language(table.guild_id)
         return Click(interaction, target, values, table, roster, seats, player, lang)
+
+    @staticmethod
+    async def ack(interaction: discord.Interaction[Any] | Click) -> None:
+        """Acknowledge the click as a deferred update of its message, unless it already was."""
+        if isinstance(interaction, Click):
+            interaction = interaction.interaction
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
     async def run(self, click: Click) -> None:
         spec = self._acts[click.target.act]
@@ -290,19 +323,16 @@ class TableKit:
 
     async def table(self, table_id: int, guild_id: int | None = None) -> TableView:
         """A table of this game (of this guild, when the click came from one)."""
-        view = await self.bot.services.tables.get(table_id)
+        return self._ours(await self.bot.services.tables.get(table_id), guild_id)
+
+    def _ours(self, view: TableView, guild_id: int | None) -> TableView:
         if view.game != self.GAME or (guild_id is not None and view.guild_id != guild_id):
-            raise UnknownTable(table=table_id)
+            raise UnknownTable(table=view.table_id)
         return view
 
-    async def roster(self, state: Any) -> Roster:
-        """The characters at the table (a character deleted since is left out)."""
-        return await self.bot.services.characters.many(self.seated(state))
-
-    async def require_opener(self, interaction: discord.Interaction[Any], table: TableView) -> None:
+    async def _require_opener(self, interaction: discord.Interaction[Any], seen: Seen) -> None:
         """The table's opener or a GM (start, cancel, rulings)."""
-        opener = await self.bot.services.tables.opener(table.table_id)
-        if interaction.user.id != opener and not await is_gm(interaction):
+        if interaction.user.id != seen.opener and not await is_gm(interaction):
             raise Refused("not_opener")
 
     async def _lang(self, table_id: int) -> Lang:

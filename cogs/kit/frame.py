@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -72,12 +72,23 @@ class Hand:
     """The message that shows one seat's hand, to the user who plays it."""
 
     user_id: int
-    draft: Draft
+    draft: Draft | Callable[[], Draft]
+    """The message, or how to draw it (only when it must be sent or edited: see ``key``)."""
     undelivered: str
     """Said in the channel, once, when the DM cannot be sent."""
     deliver: bool = True
     """False: only keep the hand message a post delivered up to date (a game that sends a new
     DM for each deal, so that the player is notified of new cards)."""
+    key: str | None = None
+    """A digest of everything the drawn message depends on, cheaper than drawing it: the
+    publisher compares it with what it last showed, and draws the message only when it moved.
+    None: the digest of the drawn message."""
+
+    def shown(self) -> Draft:
+        return self.draft if isinstance(self.draft, Draft) else self.draft()
+
+    def digest(self) -> str:
+        return self.key if self.key is not None else self.shown().digest()
 
 
 @dataclass(frozen=True, slots=True)

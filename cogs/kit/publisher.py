@@ -320,14 +320,14 @@ class Publisher:
     ) -> bool:
         complete = True
         for player, hand in hands.items():
-            digest = hand.draft.digest()
+            digest = hand.digest()
             mark = marks.hands.get(player)
             if mark is not None and (mark.digest == digest or mark.digest == CLOSED_DM):
                 continue
             if not hand.deliver and (mark is None or mark.message_id is None):
                 continue  # nothing delivered yet to keep up to date
             try:
-                found = await self._hand(table, player, hand, mark, click)
+                found = await self._hand(table, player, hand, hand.shown(), mark, click)
             except discord.HTTPException as exc:
                 log.warning(
                     "table %d: a hand could not be shown (%s %s); will retry",
@@ -347,6 +347,7 @@ class Publisher:
         table: TableView,
         player: int,
         hand: Hand,
+        draft: Draft,
         mark: HandMark | None,
         click: _Click,
     ) -> tuple[int, int] | None:
@@ -358,14 +359,14 @@ class Publisher:
             )
             try:
                 token = click.on(mark.message_id)
-                await self._edit(channel, mark.message_id, hand.draft, token, click.note)
+                await self._edit(channel, mark.message_id, draft, token, click.note)
                 click.redrew = click.redrew or token is not None
                 return mark.channel_id, mark.message_id
             except discord.HTTPException as exc:
                 if not _unreachable(exc):
                     raise
         nonce = f"h{table.table_id}.{player}.{table.version}"
-        sent = await _dm(self.bot, hand.user_id, hand.draft, nonce)
+        sent = await _dm(self.bot, hand.user_id, draft, nonce)
         if sent is not None:
             return sent.channel.id, sent.id
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

@@ -152,6 +152,7 @@ class ChallengeActs(TableKit):
     async def answer_challenge(self, interaction: discord.Interaction[Any], target: Target) -> None:
         lang: Lang | None = None
         try:
+            await self.ack(interaction)  # before any read: a refusal follows up, ephemerally
             row = await self.bot.services.challenges.get(target.table)
             if interaction.guild_id is not None and interaction.guild_id != row.guild_id:
                 raise UnknownChallenge(challenge=row.id)
@@ -203,7 +204,7 @@ class ChallengeActs(TableKit):
             await selection(self.bot, challenger, kotor2_cards=kotor2, secret=True),
             await selection(self.bot, opponent, kotor2_cards=kotor2),
         )
-        await interaction.response.defer()
+        await self.ack(interaction)
         try:
             outcome = await services.challenges.accept(
                 row.id,
@@ -246,7 +247,7 @@ class ChallengeActs(TableKit):
             raise ChallengeAnswered(status=row.status)
         if self.bot.clock() > row.expires_at:
             how = "expired"
-        await interaction.response.defer()
+        await self.ack(interaction)
         await self.bot.services.challenges.answer(row.id, how)
         await self.redraw_challenge(row.id, via=interaction)
 

@@ -56,7 +56,7 @@ class MatchActs(TableKit):
     async def _move(
         self, click: Click, action: pazaak.Action, *, expected: int, refresh: bool = True
     ) -> TableOutcome:
-        await click.interaction.response.defer()
+        await self.ack(click)
         outcome = await self.step(click, action, expected=expected, seat=action.player)
         if refresh:
             await self._refresh_shown(click)
@@ -83,6 +83,7 @@ class MatchActs(TableKit):
             return click.seats[0]
         message = click.interaction.message
         if message is not None and not message.flags.ephemeral:
+            await self.ack(click)  # before reading which hand DM it is
             marks = await self.bot.services.surfaces.marks(click.target.table)
             for player, mark in marks.hands.items():
                 if mark.message_id == message.id and player in click.seats:
@@ -180,7 +181,7 @@ class MatchActs(TableKit):
         player = int(click.target.arg or 0)
         if player not in click.seats:
             raise NotSeated(player=click.user_id)
-        await click.interaction.response.defer()
+        await self.ack(click)
         await self.step(click, pazaak.Forfeit(player), expected=None, seat=player)
         text = t(click.lang, "pazaak.forfeit.done", name=_names(click)[player])
         await click.interaction.edit_original_response(content=text, view=None)

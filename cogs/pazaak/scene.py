@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +31,48 @@ if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
 UNKNOWN = "?"
+HAND_LOOK = 1
+"""Part of every hand's key: bump it when the hand DM's look changes (its render or buttons), so
+that every hand DM is drawn again once."""
+
+
+def hand_draft(
+    state: pazaak.PazaakState,
+    player: int,
+    table_id: int,
+    names: Mapping[int, str],
+    lang: Lang,
+    cancelled: bool,
+) -> Draft:
+    """A seat's hand DM (secret): its cards, and one button per card while the match goes on."""
+    shown = render.hand_dm(state, player, table_id, names, lang, cancelled=cancelled)
+    buttons = None if cancelled else hand_dm_view(table_id, state, player, lang)
+    return Draft(embed=shown, view=buttons)
+
+
+def hand_key(
+    state: pazaak.PazaakState,
+    player: int,
+    table_id: int,
+    names: Mapping[int, str],
+    lang: Lang,
+    cancelled: bool,
+) -> str:
+    """Everything :func:`hand_draft` depends on (see ``bot.render.pazaak.hand_dm``: the hand, the
+    names, the match's end and its winner, the language), digested without drawing it."""
+    other = next(p.id for p in state.players if p.id != player)
+    shown = (
+        HAND_LOOK,
+        table_id,
+        lang,
+        names.get(player),
+        names.get(other),
+        pazaak.view(state, player).hand,
+        cancelled,
+        state.phase == "over",
+        state.winner,
+    )
+    return "k" + hashlib.sha256(repr(shown).encode()).hexdigest()[:31]
 
 
 class PazaakScene:
@@ -48,10 +92,10 @@ class PazaakScene:
             who = players.get(seat.id)
             if who is None:
                 continue
-            shown = render.hand_dm(state, seat.id, table.table_id, names, lang, cancelled=cancelled)
-            buttons = None if cancelled else hand_dm_view(table.table_id, state, seat.id, lang)
             closed = render.dm_closed(lang, mention=mention(who.owner_id), name=who.name)
-            hands[seat.id] = Hand(who.owner_id, Draft(embed=shown, view=buttons), closed)
+            key = hand_key(state, seat.id, table.table_id, names, lang, cancelled)
+            draw = functools.partial(hand_draft, state, seat.id, table.table_id, names, lang)
+            hands[seat.id] = Hand(who.owner_id, functools.partial(draw, cancelled), closed, key=key)
         return Frame(board, posts, hands)
 
     async def board(

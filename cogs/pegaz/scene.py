@@ -23,6 +23,7 @@ from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
 from bot.render.pegaz_events import gm_lines, mention_of, public_lines
 from bot.rules import pegaz
 from bot.services.outcomes import Character, TableView
+from bot.services.table_rosters import Member
 from cogs.kit.frame import Draft, Frame, Hand, Post
 from cogs.pegaz.views import choices_view, table_view
 
@@ -43,7 +44,7 @@ def clip(text: str, limit: int = CONTENT_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def who_of(characters: Mapping[int, Character]) -> dict[int, Who]:
+def who_of(characters: Mapping[int, Character] | Mapping[int, Member]) -> dict[int, Who]:
     return {cid: Who(c.name, c.owner_id, c.is_npc) for cid, c in characters.items()}
 
 

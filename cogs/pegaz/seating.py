@@ -84,7 +84,7 @@ class Seating(TableKit):
         table that takes nobody more (full, or the game under way) says so before any pick."""
         interaction = click.interaction
         pegaz.require_open_seat(click.state)
-        await interaction.response.defer()
+        await self.ack(interaction)
         try:
             character = await acting_character(interaction, None)
         except Refused as exc:
@@ -103,18 +103,18 @@ class Seating(TableKit):
         """The character picked in the Join menu sits down; the menu becomes the result. The
         menu's id is global, so the pick must be one of the clicking user's own characters."""
         interaction = click.interaction
+        await self.ack(interaction)
         wanted = click.values[0] if click.values else ""
         owned = await own_characters(interaction)
         character = next((c for c in owned if str(c.id) == wanted), None)
         if character is None:
             raise NotOwner(character=wanted, user=interaction.user.id)
-        await interaction.response.defer()
         text = await self.sit(interaction, click.table.table_id, character)
         await interaction.edit_original_response(content=text, view=None)
 
     @act("leave", who="seated")
     async def leave(self, click: Click) -> None:
-        await click.interaction.response.defer()
+        await self.ack(click)
         player = click.seats[0]
         await self.step(click, pegaz.Leave(player), expected=None, seat=player)
         name = click.roster[player].name
@@ -122,7 +122,7 @@ class Seating(TableKit):
 
     @act("start", who="opener")
     async def start(self, click: Click) -> None:
-        await click.interaction.response.defer()
+        await self.ack(click)
         seats = click.state.seats
         first = seats[0].player if seats else 0
         await self.step(click, pegaz.Start(first), expected=click.target.ver)
@@ -131,7 +131,7 @@ class Seating(TableKit):
     @act("cancel", who="opener")
     async def cancel(self, click: Click) -> None:
         interaction = click.interaction
-        await interaction.response.defer()
+        await self.ack(interaction)
         await self.bot.services.tables.cancel(
             click.table.table_id, key=interaction.id, actor_id=interaction.user.id
         )
@@ -142,7 +142,7 @@ class Seating(TableKit):
     async def show_hand(self, click: Click) -> None:
         """ "Show my hand": a new ephemeral message per seat the user plays, with its choices."""
         interaction = click.interaction
-        await interaction.response.defer()
+        await self.ack(interaction)
         roster = who_of(click.roster)
         for player in click.seats:
             embed = hand_embed(
@@ -158,7 +158,7 @@ class Seating(TableKit):
 
     @act("rule", who="opener", fresh=True)
     async def rule(self, click: Click) -> None:
-        await click.interaction.response.defer()
+        await self.ack(click)
         arg = click.target.arg
         expel = arg.startswith("e")
         await self.step(click, pegaz.RuleOnCheat(expel, int(arg[1:])), expected=click.target.ver)
@@ -167,7 +167,7 @@ class Seating(TableKit):
 
     @act("offer", fresh=True)
     async def offer(self, click: Click) -> None:
-        await click.interaction.response.defer()
+        await self.ack(click)
         state: pegaz.PegazState = click.state
         mine = [p for p in state.offers if p in click.seats]
         if not mine:
@@ -184,7 +184,7 @@ class Seating(TableKit):
     async def again(self, click: Click) -> None:
         """A new game at this table's settings, carrying a rolled-over pot."""
         interaction = click.interaction
-        await interaction.response.defer()
+        await self.ack(interaction)
         table = click.table
         carried = await self.bot.services.tables.pot_balance(table.table_id)
         if carried <= 0:

@@ -52,6 +52,10 @@ def _own_turn(click: Click) -> int:
     return turn
 
 
+def _may_check(state: pegaz.PegazState, turn: int) -> bool:
+    return any(isinstance(a, pegaz.Check) and a.player == turn for a in pegaz.legal_actions(state))
+
+
 class Turns(TableKit):
     @act("keep", "one", "two", "cheat")
     async def choose(self, click: Click) -> None:
@@ -61,7 +65,7 @@ class Turns(TableKit):
         player = int(click.target.arg) if click.target.arg.isdigit() else -1
         if player not in click.seats:
             raise NotSeated(player=interaction.user.id)
-        await interaction.response.defer()
+        await self.ack(interaction)
         action = _choice(click, player)
 
         def choice(view: TableView) -> pegaz.Action:
@@ -91,7 +95,7 @@ class Turns(TableKit):
         )
         await interaction.edit_original_response(content=text, embed=embed, view=None)
 
-    @act("xchg", who="turn", fresh=True)
+    @act("xchg", who="turn", fresh=True, modal=True)
     async def exchange_dialog(self, click: Click) -> None:
         turn = _own_turn(click)
         table = click.table
@@ -102,7 +106,7 @@ class Turns(TableKit):
     async def exchange_preview(self, click: Click) -> None:
         """The dialog was sent: the service checks the exchange, the price is shown, Pay offered."""
         interaction = click.interaction
-        await interaction.response.defer()  # an update of the table message: its token redraws it
+        await self.ack(interaction)  # an update of the table message: its token redraws it
         turn, table, lang = _own_turn(click), click.table, click.lang
         state: pegaz.PegazState = await self.bot.services.tables.synced(table.table_id)
         cards = inputs.exchange_cards(click.values[0] if click.values else "")
@@ -123,7 +127,7 @@ class Turns(TableKit):
     @act("paid", who="turn", fresh=True)
     async def exchange(self, click: Click) -> None:
         interaction = click.interaction
-        await interaction.response.defer()
+        await self.ack(interaction)
         turn = _own_turn(click)
         parts = click.target.arg.split(".")
         if len(parts) != 3 or not parts[2].isdigit():
@@ -139,15 +143,18 @@ class Turns(TableKit):
 
     @act("chk", who="turn", fresh=True)
     async def check_dialog(self, click: Click) -> None:
-        await click.interaction.response.defer()  # its token redraws the table message later
+        """The menu of whom to check, from the table as the click saw it; only when that says
+        the seat cannot pay is the ledger asked (a purse may have been topped up since). The
+        check itself is priced again by its step."""
+        await self.ack(click)  # its token redraws the table message later
         self.publisher.remember(click.interaction)
         turn, table = _own_turn(click), click.table
-        state: pegaz.PegazState = await self.bot.services.tables.synced(table.table_id)
+        state: pegaz.PegazState = click.state
+        if not _may_check(state, turn):
+            state = await self.bot.services.tables.synced(table.table_id)
         if not pegaz.checks_allowed(state):
             raise pegaz.CheckNotAllowed(reason="first_round")
-        if not any(
-            isinstance(a, pegaz.Check) and a.player == turn for a in pegaz.legal_actions(state)
-        ):
+        if not _may_check(state, turn):
             raise InsufficientFunds(  # the rules ask 3 x the stake
                 needed=pegaz.check_price(state),
                 available=pegaz.seat_of(state, turn).funds,
@@ -162,7 +169,7 @@ class Turns(TableKit):
     @act("check", who="turn", fresh=True)
     async def check(self, click: Click) -> None:
         interaction = click.interaction
-        await interaction.response.defer()
+        await self.ack(interaction)
         turn = _own_turn(click)
         if not click.values or not click.values[0].isdigit():
             raise _stale(click)
@@ -176,7 +183,7 @@ class Turns(TableKit):
 
     @act("fold", who="turn", fresh=True)
     async def fold(self, click: Click) -> None:
-        await click.interaction.response.defer()
+        await self.ack(click)
         turn = _own_turn(click)
         await self.step(click, pegaz.Fold(turn), expected=click.target.ver, seat=turn)
         await answer(click.interaction, t(click.lang, "pegaz.done.folded"))
