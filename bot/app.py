@@ -146,6 +146,9 @@ class SzulerniaBot(commands.Bot):
         self.settings = settings
         self.rng_factory = rng_factory
         self.clock = clock
+        self.dm_channels: dict[int, int] = {}
+        """user id -> their DM channel's id. discord.py forgets all but 128 DM channels, and
+        opening one again is a rate-limited request: a busy evening DMs hundreds of players."""
         self.sleeper = sleeper
         self._extensions = tuple(extensions)
         self._db: Database | None = None

@@ -144,17 +144,26 @@ async def send_dm(
 ) -> discord.Message | None:
     """DM a user; None when their DMs are closed (the caller then points them at the
     "Show my hand" button, which always works). With a ``nonce``, Discord posts it only once."""
+    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+    if nonce is not None:
+        kwargs["nonce"] = nonce
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
     try:
-        # discord.py keeps the DM channels it opened: one request per user, not per DM
-        user = await bot.create_dm(discord.Object(id=user_id))
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
-        if nonce is not None:
-            kwargs["nonce"] = nonce
-        if embed is not None:
-            kwargs["embed"] = embed
-        if view is not None:
-            kwargs["view"] = view
-        return await user.send(content, **kwargs)
+        known = bot.dm_channels.get(user_id)
+        if known is not None:
+            try:
+                channel = bot.get_partial_messageable(known, type=discord.ChannelType.private)
+                return await channel.send(content, **kwargs)
+            except discord.NotFound:  # the DM channel is gone: open it again
+                bot.dm_channels.pop(user_id, None)
+        # straight to Discord: discord.py's own cache may still hold the channel that is gone
+        opened = int((await bot.http.start_private_message(user_id))["id"])
+        bot.dm_channels[user_id] = opened
+        channel = bot.get_partial_messageable(opened, type=discord.ChannelType.private)
+        return await channel.send(content, **kwargs)
     except discord.Forbidden:
         log.info("DMs closed for a player; they will use the ephemeral fallback")
         return None
