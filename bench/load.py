@@ -1,0 +1,400 @@
+"""Load benchmark: ``python bench/load.py``. Prints figures; never passes or fails.
+
+Drives N tables at once (``--tables 1,20,200``; half Three-Card Pegasus with 2-3 players, half
+Pazaak) through the loopback fake Discord (``tests/fakediscord``), closed loop: each table's
+players make their next move as soon as the previous move's table update arrived. The same load
+runs, in the same run and through the same fake, against a bare discord.py echo bot (one
+UPDATE_MESSAGE response per click). For both it prints:
+
+- p50/p95/p99 of the acknowledgement (click -> the first interaction response) and of the table
+  update (click -> the table message shows the new version), and the bot-to-echo ratios;
+- interactions per second at saturation;
+- SQL statements and commits per move (a sqlite3 trace callback in the bot's process);
+- REST requests per move, as interaction responses and rate-limited routes;
+- CPU ms per move of the bot alone: each bot runs in a child process (``bench/load_bot.py``)
+  that talks to the fake over its loopback ports, so its CPU time is its own; the fake and the
+  players run in this process, and their CPU is printed apart.
+
+Restore: the bot's time to READY with ``--restore`` (10,000) open tables against the echo bot's,
+and the bot's resident memory per open table (RSS with the tables minus RSS with none).
+
+``--no-spec`` turns off the fake's OpenAPI validation (it costs the fake, not the bot, CPU).
+``--rate-limits`` turns on Discord's rate limits in the fake (``FakeDiscord.enable_rate_limits``)
+and reports the moves per second sustained and the 429s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.load_child import Child
+from bench.load_support import (
+    STUCK_SECONDS,
+    Driver,
+    Record,
+    Seat,
+    echo_table,
+    pazaak_table,
+    pegaz_table,
+)
+from tests.fakediscord import MANAGE_GUILD, FakeDiscord
+from tests.fakediscord.stats import RequestStats
+
+CONSONANTS, VOWELS = "bdfgkpstvz", "aeiou"
+
+
+def tag(n: int) -> str:
+    """A distinct, pronounceable, unconfusable name part: 0 -> "Baba", 1 -> "Baca"..."""
+    syllables = [c + v for c in CONSONANTS for v in VOWELS]
+    return (syllables[n // len(syllables) % len(syllables)] + syllables[n % len(syllables)]).title()
+
+
+def percentiles(values: list[float]) -> tuple[float, float, float]:
+    if len(values) < 2:
+        return (values[0],) * 3 if values else (float("nan"),) * 3
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return statistics.median(values), cuts[94], cuts[98]
+
+
+@dataclass
+class Phase:
+    """One bot (or echo) at one table count: its samples in the window and its costs."""
+
+    kind: str
+    tables: int
+    seconds: float = 0.0
+    acks: dict[str, list[float]] = field(default_factory=dict)
+    updates: list[float] = field(default_factory=list)
+    moves: int = 0
+    interactions: int = 0
+    cpu: float = 0.0
+    fake_cpu: float = 0.0
+    statements: int = 0
+    control: int = 0
+    commits: int = 0
+    stats: RequestStats = field(default_factory=RequestStats)
+    throttled: int = 0
+    limits: str = ""
+    stuck: int = 0
+    failures: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def all_acks(self) -> list[float]:
+        return [v for values in self.acks.values() for v in values]
+
+    def per_move(self, value: float) -> float:
+        return value / self.moves if self.moves else float("nan")
+
+
+async def run_phase(kind: str, tables: int, args: argparse.Namespace, folder: Path) -> Phase:
+    fake = FakeDiscord(spec=None) if args.no_spec else FakeDiscord()
+    await fake.start()
+    phase = Phase(kind, tables)
+    try:
+        if args.rate_limits:
+            enable = getattr(fake, "enable_rate_limits", None)
+            if enable is not None:
+                enable()
+        await drive(fake, phase, args, folder)
+        counted = getattr(fake, "rate_limit_stats", None)
+        if args.rate_limits and counted is not None:
+            seen = counted()
+            phase.limits = (
+                f"{seen.global_429} global and {seen.route_429} per-route 429s in the whole run, "
+                f"at most {seen.peak_global_window} requests in one global window"
+            )
+    finally:
+        await fake.close()
+    return phase
+
+
+async def drive(fake: FakeDiscord, phase: Phase, args: argparse.Namespace, folder: Path) -> None:
+    games = args.games
+    gm = fake.add_player("Gamemaster", permissions=MANAGE_GUILD)
+    characters: list[tuple[int, str, str]] = []
+    plans: list[Any] = []
+    for i in range(phase.tables):
+        channel = fake.guild.add_channel(f"table-{i}")
+        game = games[i % len(games)]
+        if phase.kind == "echo":
+            plans.append(("echo", channel, fake.add_player(f"Tapper {tag(i)}")))
+        elif game == "pegaz":
+            count = 2 + (i // len(games)) % 2
+            seats = [
+                Seat(fake.add_player(f"{n} {tag(i)}'s player"), f"{n} {tag(i)}")
+                for n in ("Ann", "Bob", "Cid")[:count]
+            ]
+            characters += [(s.user.id, s.name, "wh") for s in seats]
+            plans.append(("pegaz", channel, seats))
+        else:
+            seats = [
+                Seat(fake.add_player(f"{n} {tag(i)}'s player"), f"{n} {tag(i)}")
+                for n in ("Ahsoka", "Bastila")
+            ]
+            characters += [(s.user.id, s.name, "cr") for s in seats]
+            plans.append(("pazaak", channel, seats))
+    config = {
+        "mode": phase.kind,
+        "api_base": fake.api_base,
+        "gateway_url": fake.gateway_url,
+        "token": fake.token,
+        "db": str(folder / f"load-{phase.kind}-{phase.tables}.db"),
+        "guild": fake.guild.id,
+        "gm": gm.id,
+        "characters": characters,
+    }
+    record = Record()
+    driver = Driver(fake, record)
+    async with Child(config, folder / f"load-{phase.kind}-{phase.tables}.log") as child:
+        tasks = []
+        for number, (game, channel, who) in enumerate(plans):
+            if game == "echo":
+                loop = echo_table(driver, channel, who, number + 1)
+            elif game == "pegaz":
+                loop = pegaz_table(driver, channel, gm, who, number + 1)
+            else:
+                loop = pazaak_table(driver, channel, who[0], who[1], number + 1)
+            tasks.append(asyncio.create_task(loop))
+        warmup = args.warmup if args.warmup is not None else 3 + 0.04 * phase.tables
+        await asyncio.sleep(warmup)  # every table past its first moves
+        start, mark = await window_mark(fake, child)
+        await asyncio.sleep(args.seconds)
+        end, final = await window_mark(fake, child)
+        await asyncio.sleep(args.grace)  # moves begun in the window may finish
+        driver.stopping = True
+        stuck = driver.unfinished(start)
+        if stuck and os.environ.get("LOAD_DEBUG"):
+            print(*stuck, fake.state.summary(12), sep="\n", file=sys.stderr)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        phase.problems = (await child.ask("quit")).get("problems", [])
+    phase.seconds = end - start
+    phase.cpu = final["cpu"] - mark["cpu"]
+    phase.fake_cpu = final["fake_cpu"] - mark["fake_cpu"]
+    phase.statements = final["statements"] - mark["statements"]
+    phase.commits = final["commits"] - mark["commits"]
+    phase.control = final["control"] - mark["control"]
+    requests = fake.state.requests[mark["requests"] : final["requests"]]
+    phase.stats = RequestStats.of(requests, fake.application_id)
+    phase.throttled = sum(1 for r in requests if r.status == 429)
+
+    def inside(t: float) -> bool:
+        return start <= t < end
+
+    phase.acks = {k: [ms for t, ms in v if inside(t)] for k, v in record.acks.items()}
+    phase.updates = [ms for t, ms in record.updates if inside(t)]
+    phase.moves = sum(1 for t in record.moves if inside(t))
+    phase.interactions = sum(1 for t in record.interactions if inside(t))
+    phase.stuck = len(stuck)
+    phase.failures = record.failures + [f"fake: {p}" for p in fake.problems()[:5]]
+
+
+async def window_mark(fake: FakeDiscord, child: Child) -> tuple[float, dict[str, Any]]:
+    at = asyncio.get_running_loop().time()
+    counts = await child.ask("mark")
+    counts |= {"requests": fake.mark(), "fake_cpu": time.process_time()}
+    return at, counts
+
+
+def ratio(a: float, b: float) -> float:
+    return a / b if b else float("nan")
+
+
+def ms(values: tuple[float, float, float]) -> str:
+    return " / ".join(f"{v:,.1f}" for v in values)
+
+
+def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
+    print(
+        f"\n{'tables':>6}  {'what':<16} {'Szulernia p50 / p95 / p99 ms':>30}  "
+        f"{'echo p50 / p95 / p99 ms':>26}  {'ratio p50 / p99':>15}"
+    )
+    for bot, echo in pairs:
+        for what, mine, theirs in (
+            ("acknowledgement", bot.all_acks, echo.all_acks),
+            ("table update", bot.updates, echo.updates),
+        ):
+            b, e = percentiles(mine), percentiles(theirs)
+            print(
+                f"{bot.tables:>6}  {what:<16} {ms(b):>30}  {ms(e):>26}  "
+                f"{ratio(b[0], e[0]):>6.1f}x / {ratio(b[2], e[2]):.1f}x"
+            )
+    for bot, echo in pairs:
+        bot_rate, echo_rate = (
+            ratio(bot.interactions, bot.seconds),
+            ratio(echo.interactions, echo.seconds),
+        )
+        s = bot.stats
+        print(
+            f"\n{bot.tables} tables, {bot.seconds:.1f} s window: Szulernia {bot_rate:,.0f} "
+            f"interactions/s ({ratio(bot.moves, bot.seconds):,.1f} moves/s, {bot.moves} moves); "
+            f"echo {echo_rate:,.0f} interactions/s; ratio {ratio(bot_rate, echo_rate):.2f}"
+        )
+        print(
+            f"  per move: {bot.per_move(bot.statements):.1f} SQL statements (and "
+            f"{bot.per_move(bot.control):.1f} BEGIN/COMMIT/ROLLBACK), "
+            f"{bot.per_move(bot.commits):.2f} commits; REST {bot.per_move(s.interaction):.2f} "
+            f"interaction responses + {bot.per_move(s.limited):.2f} rate-limited; "
+            f"bot CPU {bot.per_move(bot.cpu * 1000):.2f} ms (echo "
+            f"{echo.per_move(echo.cpu * 1000):.2f} ms); fake + players "
+            f"{bot.per_move(bot.fake_cpu * 1000):.2f} ms in the bench's process"
+        )
+        routes = ", ".join(
+            f"{n / bot.moves:.2f} {r}" for r, n in s.routes["limited"].most_common(4)
+        )
+        if routes and bot.moves:
+            print(f"  rate-limited routes per move: {routes}")
+        slow = sorted(((percentiles(v)[2], k) for k, v in bot.acks.items() if v), reverse=True)
+        print("  ack p99 by handler: " + ", ".join(f"{k} {p:,.0f} ms" for p, k in slow))
+        if args.rate_limits:
+            print(
+                f"  with rate limits: {ratio(bot.moves, bot.seconds):,.1f} moves/s sustained, "
+                f"{bot.throttled} 429s from the fake in the window (echo: {echo.throttled}); "
+                f"{bot.limits or 'the fake has no rate limits to turn on'}"
+            )
+        for phase in (bot, echo):
+            if phase.stuck:
+                print(
+                    f"  {phase.kind}: {phase.stuck} of {phase.tables} tables waited over "
+                    f"{STUCK_SECONDS:g} s for it at the end (each unfinished wait counted above as "
+                    "a sample at its age)"
+                )
+            trouble = phase.failures + phase.problems
+            if trouble:
+                print(f"  {phase.kind}: {len(trouble)} problems, e.g. " + "; ".join(trouble[:3]))
+
+
+def mark_published(path: Path) -> None:
+    """As after a clean shutdown: every table's board and posts are up to date in Discord (the
+    filled tables were never published, and the bot would publish 10,000 boards at startup)."""
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+        marks = [c for c in ("board_version", "posted_version") if c in columns]
+        sets = [f"{c} = version" for c in marks]
+        if "message_id" in columns:
+            sets.append("message_id = 1000000 + id")
+        if sets:
+            conn.execute(f"UPDATE tables SET {', '.join(sets)}")
+
+
+async def restore(args: argparse.Namespace, folder: Path) -> None:
+    from bench.storage import fill_open_tables
+
+    full = folder / "restore.db"
+    began = time.perf_counter()
+    await fill_open_tables(full, args.restore)
+    mark_published(full)
+    print(
+        f"\nrestore: wrote {args.restore:,} open tables (marked published) in "
+        f"{time.perf_counter() - began:.1f} s; time to READY, median of {args.runs} runs each:"
+    )
+    figures: dict[str, list[dict[str, Any]]] = {}
+    for name, mode, db in (
+        ("echo", "echo", None),
+        ("bot, no tables", "bot", folder / "empty.db"),
+        (f"bot, {args.restore:,} tables", "bot", full),
+    ):
+        for run in range(args.runs):
+            async with FakeDiscord(spec=None) as fake:
+                config = {
+                    "mode": mode,
+                    "api_base": fake.api_base,
+                    "gateway_url": fake.gateway_url,
+                    "token": fake.token,
+                    "db": str(db or folder / "unused.db"),
+                    "guild": fake.guild.id,
+                    "gm": fake.owner.id,
+                }
+                async with Child(config, folder / f"restore-{mode}-{run}.log") as child:
+                    figures.setdefault(name, []).append(child.ready)
+                    await child.ask("quit")
+
+    def median(name: str, key: str) -> float:
+        return float(statistics.median(r[key] for r in figures[name]))
+
+    print(f"  {'':<22} {'from spawn':>10} {'in-process':>10} {'RSS MiB':>8}")
+    for name in figures:
+        print(
+            f"  {name:<22} {median(name, 'wall'):>8.2f} s {median(name, 'ready'):>8.2f} s "
+            f"{median(name, 'rss') / 2**20:>8.1f}"
+        )
+    echo, empty, filled = figures
+    spawned = ratio(median(filled, "wall"), median(echo, "wall"))
+    inside = ratio(median(filled, "ready"), median(echo, "ready"))
+    print(
+        f"  the bot with {args.restore:,} tables: {spawned:.2f}x echo's time to READY from spawn "
+        f"(imports included), {inside:.1f}x in-process; memory per open "
+        f"table {(median(filled, 'rss') - median(empty, 'rss')) / args.restore / 1024:.1f} KiB "
+        "(RSS with the tables minus RSS with none)"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--tables", default="1,20,200", help="table counts, comma-separated")
+    parser.add_argument("--seconds", type=float, default=8.0, help="measured window per run")
+    parser.add_argument(
+        "--warmup", type=float, help="seconds before the window (default 3 + 0.04 per table)"
+    )
+    parser.add_argument("--grace", type=float, default=2.0)
+    parser.add_argument("--games", default="pegaz,pazaak")
+    parser.add_argument("--no-spec", action="store_true", help="no OpenAPI validation in the fake")
+    parser.add_argument("--rate-limits", action="store_true", help="Discord's limits in the fake")
+    parser.add_argument("--restore", type=int, default=10_000, help="open tables; 0 skips")
+    parser.add_argument("--runs", type=int, default=3, help="restore runs (median)")
+    parser.add_argument("--keep", type=Path, help="keep the databases and the bots' logs here")
+    args = parser.parse_args()
+    args.games = [g.strip() for g in args.games.split(",") if g.strip()]
+    counts = [int(n) for n in args.tables.split(",") if n.strip() and int(n) > 0]
+    limits = "on" if args.rate_limits else "off"
+    if args.rate_limits and not hasattr(FakeDiscord, "enable_rate_limits"):
+        limits = "unavailable (FakeDiscord has no enable_rate_limits yet)"
+    print(
+        f"Szulernia load bench: {os.cpu_count()} cores, load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; games {','.join(args.games)}; "
+        f"fake OpenAPI validation {'off' if args.no_spec else 'on'}; rate limits {limits}; "
+        f"{'auto' if args.warmup is None else f'{args.warmup:g} s'} warm-up, "
+        f"{args.seconds:g} s measured per run. CPU per move: each bot "
+        f"in its own process (all its threads), the fake and the players in this one."
+    )
+    with tempfile.TemporaryDirectory(prefix="szulernia-load-") as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        pairs = []
+        for tables in counts:
+            echo = await run_phase("echo", tables, args, folder)
+            bot = await run_phase("bot", tables, args, folder)
+            pairs.append((bot, echo))
+            print(f"  {tables} tables: {bot.moves} moves by the bot, {echo.moves} by echo")
+        if pairs:
+            report(pairs, args)
+        if args.restore:
+            with contextlib.suppress(KeyboardInterrupt):
+                await restore(args, folder)
+    if not args.no_spec:
+        print(
+            "note: the fake validates every request against the OpenAPI spec in this process, "
+            "which bounds echo's figures; compare with --no-spec"
+        )
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

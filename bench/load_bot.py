@@ -1,0 +1,156 @@
+"""The bot side of ``bench/load.py``, run as a child process so that its CPU is its own.
+
+``python bench/load_bot.py '<json>'`` starts one bot against the parent's FakeDiscord (over its
+loopback ports) and answers commands, one a line on stdin, with one ``@@{json}`` line on stdout:
+
+- ``mark``: the process CPU seconds (every thread: the event loop and aiosqlite's worker), and
+  the SQL statements (``BEGIN``/``COMMIT``/``ROLLBACK`` apart) and commits seen so far: a
+  ``sqlite3`` trace callback on every connection the process opens, installed before the bot
+  opens its database (no production code is changed);
+- ``quit``: close the bot and report the errors it logged.
+
+The first line says the bot is READY, with its time to READY and its resident memory. Modes:
+``bot`` (the real SzulerniaBot through ``BotHarness``, which first creates the characters it is
+given) and ``echo`` (a bare discord.py client that answers each button with an UPDATE_MESSAGE
+response that edits the message: its button's version plus one, and nothing else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import discord
+
+from bot.config import DiscordSettings
+from bot.endpoints import use_endpoints
+
+COUNTS = {"statements": 0, "control": 0, "commits": 0}
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "END", "SAVEPOIN", "RELEASE")
+SEEN: Counter[str] = Counter()
+DUMP = bool(os.environ.get("LOAD_SQL_DUMP"))  # print the commonest statements at the end
+_LOCK = threading.Lock()
+_connect = sqlite3.connect
+
+
+def _trace(sql: str) -> None:
+    with _LOCK:
+        if DUMP:
+            SEEN[sql[:90]] += 1
+        word = sql.lstrip()[:8].upper()
+        if word.startswith(CONTROL):
+            COUNTS["control"] += 1
+            COUNTS["commits"] += word.startswith("COMMIT")
+        else:
+            COUNTS["statements"] += 1
+
+
+def _traced_connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+    conn: sqlite3.Connection = _connect(*args, **kwargs)
+    conn.set_trace_callback(_trace)
+    return conn
+
+
+sqlite3.connect = _traced_connect  # type: ignore[assignment]  # aiosqlite calls it at connect time
+
+
+def rss_bytes() -> int:
+    gc.collect()
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def say(**data: Any) -> None:
+    sys.stdout.write("@@" + json.dumps(data) + "\n")
+    sys.stdout.flush()
+
+
+class Echo(discord.Client):
+    """The bare bot: one UPDATE_MESSAGE per click, drawing the button one version on."""
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        game, table, ver, act = str(data.get("custom_id", "")).split(":")[:4]
+        view = discord.ui.View(timeout=None)
+        custom_id = f"{game}:{table}:{int(ver) + 1}:{act}"
+        view.add_item(discord.ui.Button(label="Tap", custom_id=custom_id))
+        await interaction.response.edit_message(content=f"Echo {int(ver) + 1}", view=view)
+
+
+async def start_echo(config: dict[str, Any]) -> tuple[Any, float]:
+    began = time.perf_counter()
+    client = Echo(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    await client.login(config["token"])
+    task = asyncio.create_task(client.connect(reconnect=True))
+    await client.wait_until_ready()
+    elapsed = time.perf_counter() - began
+
+    async def close() -> list[str]:
+        await client.close()
+        await asyncio.wait({task}, timeout=5)
+        return []
+
+    return close, elapsed
+
+
+async def start_bot(config: dict[str, Any]) -> tuple[Any, float]:
+    from tests.fakediscord import BotHarness
+
+    remote = SimpleNamespace(
+        api_base=config["api_base"],
+        gateway_url=config["gateway_url"],
+        token=config["token"],
+        state=SimpleNamespace(notify=lambda: None),
+    )
+    harness = BotHarness(remote, database=Path(config["db"]), seed=7)  # type: ignore[arg-type]
+    bot = await harness.start()
+    elapsed = harness.startup_seconds[-1]
+    services = bot.services
+    for owner, name, currency in config.get("characters", []):
+        who = await services.characters.create(config["guild"], name, owner_id=owner)
+        await services.purses.grant(who.id, currency, 10**9, actor_id=config["gm"])
+
+    async def close() -> list[str]:
+        problems = harness.problems()
+        await harness.close()
+        return problems
+
+    return close, elapsed
+
+
+async def main(config: dict[str, Any]) -> None:
+    settings = DiscordSettings(api_base=config["api_base"], gateway_url=config["gateway_url"])
+    with use_endpoints(settings):
+        starter = start_echo if config["mode"] == "echo" else start_bot
+        close, elapsed = await starter(config)
+        say(ready=elapsed, rss=rss_bytes())
+        loop = asyncio.get_running_loop()
+        while True:
+            line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
+            if line == "mark":
+                with _LOCK:
+                    say(cpu=time.process_time(), **COUNTS)
+            elif line in ("quit", ""):
+                problems = await close()
+                for sql, n in SEEN.most_common(25):
+                    print(f"{n:7d} {sql}", file=sys.stderr)
+                say(problems=problems[:20], errors=len(problems))
+                return
+
+
+if __name__ == "__main__":
+    asyncio.run(main(json.loads(sys.argv[1])))

@@ -1,0 +1,70 @@
+"""Start ``bench/load_bot.py`` as a child process and talk to it (one command, one answer)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+BOT = Path(__file__).resolve().parent / "load_bot.py"
+READY_SECONDS = 300.0
+
+
+class Child:
+    """``async with Child(config, log) as child``: READY on entry (``child.ready``: its time to
+    READY in-process, ``wall`` from the spawn, ``rss``), killed on exit if it has not quit. Its
+    stderr goes to ``log``, shown if it fails."""
+
+    def __init__(self, config: dict[str, Any], log: Path) -> None:
+        self.config, self.log = config, log
+        self.process: asyncio.subprocess.Process | None = None
+        self.ready: dict[str, Any] = {}
+
+    async def __aenter__(self) -> Child:
+        spawned = time.perf_counter()
+        with self.log.open("wb") as err:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(BOT),
+                json.dumps(self.config),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=err,
+            )
+        self.ready = await asyncio.wait_for(self._answer(), READY_SECONDS)
+        self.ready["wall"] = time.perf_counter() - spawned
+        return self
+
+    async def ask(self, command: str) -> dict[str, Any]:
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(command.encode() + b"\n")
+        await self.process.stdin.drain()
+        return await asyncio.wait_for(self._answer(), 60.0)
+
+    async def _answer(self) -> dict[str, Any]:
+        assert self.process is not None and self.process.stdout is not None
+        while True:
+            line = await self.process.stdout.readline()
+            if not line:
+                tail = self.log.read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"the bench's bot process ended:\n{tail}")
+            if line.startswith(b"@@"):
+                answer: dict[str, Any] = json.loads(line[2:])
+                return answer
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        process = self.process
+        if process is None:
+            return
+        if process.returncode is None:
+            try:
+                await asyncio.wait_for(process.wait(), 10.0)
+            except TimeoutError:
+                process.kill()
+                await process.wait()

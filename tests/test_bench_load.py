@@ -1,0 +1,34 @@
+"""A smoke test of ``bench/load.py``: one table for a second, the real bot and the echo bot.
+
+It asserts only that the bench measures something (figures exist and are positive, every echo
+click was answered); the figures themselves are printed by the bench, never asserted."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bench.load import run_phase
+
+
+def options(**changes: object) -> argparse.Namespace:
+    values: dict[str, object] = dict(
+        games=["pegaz"], seconds=1.0, warmup=0.5, grace=0.5, no_spec=True, rate_limits=False
+    )
+    return argparse.Namespace(**(values | changes))
+
+
+async def test_one_table_for_a_second(tmp_path: Path) -> None:
+    echo = await run_phase("echo", 1, options(), tmp_path)
+    bot = await run_phase("bot", 1, options(), tmp_path)
+
+    assert echo.failures == [] and echo.problems == []
+    # Every click was answered: one ack per interaction (one more if the stop came between a
+    # click and its answer: an unfinished wait counts as a sample), and each was a move.
+    assert echo.moves > 0 and echo.interactions - echo.moves in (0, 1)
+    assert len(echo.all_acks) - echo.interactions in (0, 1)
+    assert bot.failures == [] and bot.problems == []
+    assert bot.moves > 0 and bot.interactions >= bot.moves and bot.updates
+    assert min(bot.all_acks) > 0 and min(bot.updates) > 0
+    assert bot.cpu > 0 and bot.statements > 0 and bot.commits > 0
+    assert bot.stats.interaction > 0
