@@ -6,6 +6,10 @@
    ``legal_actions`` by a seeded RNG (the picking is not timed). Median of a few runs.
 2. The time to restore 10,000 open tables at startup (open + checks + migrations + replay).
 3. The database size per finished game.
+4. Read latency while writes run: Pazaak matches on several tables at once (closed loop, as
+   many durable actions as the writer takes) while a read (a purse balance, as a handler would
+   ask) is issued every few milliseconds (open loop); p50 and p99 from issue to answer, beside
+   the same reads with no writes running.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import storage_reads
 from bot.rules import pazaak, pegaz
 from bot.services import CharacterService, PurseService, TableService
 from bot.services.games import default_games
@@ -168,6 +173,18 @@ async def actions_per_second(folder: Path, games: int, seed: int) -> tuple[float
     return pazaak_rate, pegaz_rate, moved
 
 
+async def reads_during_writes(
+    folder: Path, seed: int, seconds: float, streams: int, every: float
+) -> dict[str, Any]:
+    """Read latencies beside ``streams`` tables playing Pazaak (see bench/storage_reads.py)."""
+    db = await Database.open(folder / f"mixed{seed}.db")
+    bench = Bench(db, seed)
+    pairs = [await bench.players(2, "cr", f"Mixed {n}") for n in range(streams)]
+    found = await storage_reads.measure(bench, pairs, seconds, every)
+    await db.close()
+    return found
+
+
 async def size_per_game(folder: Path, games: int) -> tuple[float, float]:
     sizes = []
     for game in ("pazaak", "pegaz"):
@@ -187,8 +204,8 @@ async def size_per_game(folder: Path, games: int) -> tuple[float, float]:
 
 
 async def file_size(db: Database) -> int:
+    await db.checkpoint()
     async with db.read() as tx:
-        await tx.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         pages = int(await tx.fetchval("PRAGMA page_count"))
         free = int(await tx.fetchval("PRAGMA freelist_count"))
         size = int(await tx.fetchval("PRAGMA page_size"))
@@ -311,10 +328,20 @@ async def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=20, help="games per run and kind")
     parser.add_argument("--tables", type=int, default=10_000)
+    parser.add_argument("--seconds", type=float, default=3.0, help="of reads while writes run")
+    parser.add_argument("--streams", type=int, default=8, help="tables writing at once")
+    parser.add_argument("--only-mixed", action="store_true", help="only the read-latency figure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="szulernia-bench-") as tmp:
         folder = Path(tmp)
         print(f"SQLite file in {folder} (WAL, synchronous=FULL)")
+        mixed = [
+            await reads_during_writes(folder, seed, args.seconds, args.streams, 0.002)
+            for seed in range(args.runs)
+        ]
+        storage_reads.report(mixed, args.streams)
+        if args.only_mixed:
+            return
         rates = [await actions_per_second(folder, args.games, seed) for seed in range(args.runs)]
         pz = statistics.median(r[0] for r in rates)
         pg = statistics.median(r[1] for r in rates)

@@ -1,18 +1,29 @@
-"""The one SQLite connection, and the lock that keeps its transactions from interleaving.
+"""The SQLite file: one writer connection behind a lock, and a few read-only connections beside it.
 
-aiosqlite runs every statement on one worker thread, in order. Two coroutines that each did
-``BEGIN ... COMMIT`` on the same connection would otherwise mix their statements into one
-transaction, so every use of the connection goes through :attr:`Database._lock`:
+WAL lets readers and one writer work at once: a reader sees the last commit made before its
+first statement, whatever the writer is doing meanwhile. So:
 
-    async with db.transaction() as tx:   # BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error
-        await tx.execute(...)
-    async with db.read() as tx:          # the lock only: never sees another coroutine's half-done
-        await tx.fetchall(...)           # transaction
+    async with db.transaction() as tx:   # the writer: BEGIN IMMEDIATE ... COMMIT (ROLLBACK on
+        await tx.execute(...)            # any error), one at a time, behind Database._lock
+    async with db.read() as tx:          # a reader of the pool: never waits behind the writer;
+        await tx.fetchall(...)           # its statements see one snapshot (one read transaction)
+
+- The writer is one aiosqlite connection. aiosqlite runs its statements on one worker thread, in
+  order; two coroutines doing ``BEGIN ... COMMIT`` on it would mix their statements into one
+  transaction, so every transaction holds :attr:`Database._lock`. Reads that must see the
+  transaction's own writes are made through its ``tx``.
+- Each reader is a ``sqlite3`` connection with ``query_only`` on, and a worker thread of its own.
+  The first statement of a ``read()`` block begins a read transaction in the same trip to the
+  thread; the block's end queues its ROLLBACK without waiting for it (the thread runs it before
+  any later statement). Readers are opened when needed, up to ``readers``; a read waits only when
+  all of them are busy with other reads.
+- One task may not nest uses (a read inside its own transaction would not see that
+  transaction's writes; a transaction inside its own read would wait for nothing): refused.
 
 Pragmas (set on every connection, since SQLite does not store them in the file except WAL):
 - ``foreign_keys = ON``: the schema relies on them.
-- ``journal_mode = WAL``: readers (a backup, the sqlite3 shell) do not block the bot, and a commit
-  is one append to the WAL.
+- ``journal_mode = WAL``: readers (the pool, a backup, the sqlite3 shell) do not block the bot,
+  and a commit is one append to the WAL.
 - ``synchronous = FULL``: money is at stake. With WAL, NORMAL may lose the last transactions on a
   power cut or OS crash (never on a process crash), and a purse that paid a stake while its game
   event vanished would be a confusing loss. FULL costs one fsync per commit; the benchmark
@@ -28,19 +39,24 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.storage.errors import DatabaseError, DatabaseUnreadable
 from bot.storage.migrations import LATEST, migrate
+from bot.storage.reader import Reader, Statement, rowcount, rows
 
 Row = tuple[Any, ...]
 Params = Sequence[object]
+T = TypeVar("T")
+
+READERS = 4  # read-only connections at most; the machine has few cores, SQLite reads are short
+BUSY_MS = 5000
 
 
 class Tx:
-    """Statements inside one held lock (and, for writes, one transaction)."""
+    """Statements of one transaction on the writer (or, for :class:`ReadTx`, of one snapshot)."""
 
     __slots__ = ("_conn",)
 
@@ -68,27 +84,67 @@ class Tx:
         return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self._conn.execute_fetchall(sql, params)
-        for row in rows:
-            return tuple(row)
-        return None
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def fetchval(self, sql: str, params: Params = ()) -> Any:
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
 
 
+class ReadTx(Tx):
+    """The statements of one ``read()`` block, on one reader, all in one read transaction."""
+
+    __slots__ = ("_begun", "_reader")
+
+    def __init__(self, reader: Reader) -> None:  # no writer connection of its own
+        self._reader = reader
+        self._begun = False
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        return await self._run(rowcount, sql, params)
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        raise sqlite3.OperationalError("attempt to write a readonly database (use transaction())")
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
+        raise sqlite3.OperationalError("attempt to write a readonly database (use transaction())")
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._run(rows, sql, params)
+
+    async def _run(self, statement: Statement[T], sql: str, params: Params) -> T:
+        if self._begun:
+            return await self._reader.call(statement, sql, params)
+        self._begun = True
+        return await self._reader.first(statement, sql, params)
+
+    def end(self) -> None:
+        if self._begun:
+            self._reader.end()
+
+
 class Database:
     """The bot's SQLite file. Open it with :meth:`open`; close it with :meth:`close`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, readers: int = READERS) -> None:
+        if readers < 1:
+            raise ValueError("at least one reader")
         self._conn = conn
         self.path = path
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        self._reading: set[asyncio.Task[Any] | None] = set()
+        self._idle: list[Reader] = []
+        self._readers: list[Reader] = []
+        self._free = asyncio.Semaphore(readers)
+        self._size = readers
+        self._closed = False
 
     @classmethod
-    async def open(cls, path: Path | str, *, upgrade_to: int = LATEST) -> Database:
+    async def open(
+        cls, path: Path | str, *, upgrade_to: int = LATEST, readers: int = READERS
+    ) -> Database:
         """Open (or create) the file, check that it is SQLite, and bring its schema up to date.
 
         Raises :class:`DatabaseUnreadable` (naming the file) for a directory, a file without
@@ -106,21 +162,58 @@ class Database:
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, path)
+        return cls(conn, path, readers)
 
     async def close(self) -> None:
+        """Wait for the transaction and the reads in flight, then close every connection (the
+        readers first, so the writer is the last one and folds the WAL into the file)."""
+        if self._closed:
+            await self._conn.close()  # nothing to do if it is closed already
+            return
         async with self._lock:
+            for _ in range(self._size):
+                await self._free.acquire()
+            self._closed = True
+            self._close_readers()
             await self._conn.close()
+            for _ in range(self._size):  # a read still waiting for a reader learns it is closed
+                self._free.release()
+
+    async def abandon(self, within: float = 5.0) -> None:
+        """Close every connection now, without waiting for the tasks that hold them (they were
+        killed): what SQLite would see if the process died. Their open transactions roll back."""
+        self._closed = True
+        self._close_readers()
+        try:
+            await asyncio.wait_for(self._conn.close(), within)
+        except Exception:
+            self._conn.stop()  # its thread would otherwise keep the process from exiting
 
     async def schema_version(self) -> int:
         async with self.read() as tx:
             return int(await tx.fetchval("PRAGMA user_version"))
 
+    async def checkpoint(self) -> None:
+        """Fold the WAL into the file and empty it (as far as the reads in flight allow)."""
+        async with self._hold():
+            await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
-        """Hold the connection for a few reads, with no transaction of another coroutine open."""
-        async with self._hold():
-            yield Tx(self._conn)
+        """A few reads that see one snapshot: the last commit before the first of them."""
+        task = self._enter()
+        self._reading.add(task)
+        try:
+            reader = await self._take_reader()
+            tx = ReadTx(reader)
+            try:
+                yield tx
+            finally:
+                tx.end()
+                self._idle.append(reader)
+                self._free.release()
+        finally:
+            self._reading.discard(task)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
@@ -138,11 +231,40 @@ class Database:
                 await self._rollback()
                 raise
 
+    def _enter(self) -> asyncio.Task[Any] | None:
+        task = asyncio.current_task()
+        if task is not None and (task is self._owner or task in self._reading):
+            raise RuntimeError("nested use of the database inside one task would deadlock")
+        if self._closed:
+            raise ValueError(f"the database {self.path.name} is closed")
+        return task
+
+    async def _take_reader(self) -> Reader:
+        await self._free.acquire()
+        try:
+            if self._closed:
+                raise ValueError(f"the database {self.path.name} is closed")
+            if self._idle:
+                return self._idle.pop()
+            reader = await Reader.open(self.path, BUSY_MS)
+            if self._closed:  # abandoned while this one opened
+                reader.close()
+                raise ValueError(f"the database {self.path.name} is closed")
+        except BaseException:
+            self._free.release()
+            raise
+        self._readers.append(reader)
+        return reader
+
+    def _close_readers(self) -> None:
+        for reader in self._readers:
+            reader.close()
+        self._readers.clear()
+        self._idle.clear()
+
     @asynccontextmanager
     async def _hold(self) -> AsyncIterator[None]:
-        task = asyncio.current_task()
-        if task is not None and task is self._owner:
-            raise RuntimeError("nested use of the database inside one task would deadlock")
+        task = self._enter()
         async with self._lock:
             self._owner = task
             try:
@@ -175,7 +297,7 @@ async def _prepare(conn: aiosqlite.Connection, path: Path) -> None:
         # here with "file is not a database".
         await conn.execute_fetchall("SELECT count(*) FROM sqlite_master")
         await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_MS:d}")
         mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
         if [tuple(r) for r in mode] != [("wal",)]:
             raise DatabaseUnreadable(path, f"cannot switch to WAL mode (got {list(mode)!r})")

@@ -89,15 +89,11 @@ class BotRun:
         await self._close_database()
 
     async def _close_database(self) -> None:
-        """Close the aiosqlite connection directly (not through the lock a dead task may hold);
-        if that does not finish, stop its worker thread, which would keep pytest from exiting."""
+        """Close the connections directly (not through the lock a dead task may hold), as the
+        process's death would; a worker thread that does not finish is stopped."""
         db = self.bot._db
-        if db is None:
-            return
-        try:
-            await asyncio.wait_for(db._conn.close(), CLOSE_SECONDS)
-        except Exception:
-            db._conn.stop()
+        if db is not None:
+            await db.abandon(CLOSE_SECONDS)
 
 
 class TaskTracker:
