@@ -26,11 +26,7 @@ from typing import Any
 
 from bot.rules.common import NotSeated, RulesError
 from bot.services.clock import Clock, wall_clock
-from bot.services.errors import (
-    PotMismatch,
-    StaleAction,
-    TableClosed,
-)
+from bot.services.errors import PotMismatch, StaleAction, TableClosed
 from bot.services.games import GameSpec, default_games
 from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_loads import Loader
@@ -70,6 +66,8 @@ class TableService(TableReads):
         self._clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, Live] = {}
+        self._remembered = 0
+        """How many steps have been put in the cache: a read from before one is not cached."""
         self._rosters = Rosters()
 
     # --- the actions ----------------------------------------------------------------------------
@@ -275,6 +273,7 @@ class TableService(TableReads):
         return lock
 
     def _remember(self, live: Live) -> None:
+        self._remembered += 1
         if live.status in CLOSED:
             self._cache.pop(live.id, None)
             self._rosters.forget(live.id)
@@ -354,9 +353,12 @@ class TableService(TableReads):
         cached = self._cache.get(table_id)
         if cached is not None:
             return cached
+        remembered = self._remembered
         async with self._db.read() as tx:
             live = await self._loader.load(tx, table_id)
-        if live.status not in CLOSED:
+        # Reads run beside the writer: a step committed meanwhile may have moved or closed this
+        # table after the read's snapshot, so only a read that no step overtook is cached.
+        if live.status not in CLOSED and self._remembered == remembered:
             self._cache.setdefault(table_id, live)
         return live
 

@@ -5,6 +5,7 @@ another process moved the table; bounded."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -147,3 +148,29 @@ def test_the_rosters_kept_are_bounded() -> None:
     rosters.put(4, 1, frozenset(), {})  # 3 is now the least recently used
     assert rosters.get(3, 1) is None and rosters.get(2, 1) is not None
     assert rosters.get(2, 2) is None  # another version: not this roster
+
+
+async def test_a_read_that_a_close_overtook_is_not_kept(world: World) -> None:
+    """Reads run beside the writer: a read of an uncached table that started before a close
+    committed must not put the table back in the cache as open."""
+    table_id, _, _ = await seat_two(world)
+    world.tables._cache.pop(table_id)  # as after an error: the next read misses
+    loader = world.tables._loader
+    load, read_done, go_on = loader.load, asyncio.Event(), asyncio.Event()
+
+    async def slow_load(tx: Any, wanted: int, **kwargs: Any) -> Any:
+        live = await load(tx, wanted, **kwargs)
+        read_done.set()
+        await go_on.wait()
+        return live
+
+    loader.load = slow_load  # type: ignore[method-assign]
+    reading = asyncio.ensure_future(world.tables.get(table_id))
+    await read_done.wait()
+    loader.load = load  # type: ignore[method-assign]
+    await world.tables.cancel(table_id, key="cancel", actor_id=GM)
+    go_on.set()
+
+    assert (await reading).status == "open"  # what it read, before the close
+    assert world.tables.peek(table_id) is None
+    assert (await world.tables.get(table_id)).status == "cancelled"
