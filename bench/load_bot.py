@@ -18,6 +18,7 @@ response that edits the message: its button's version plus one, and nothing else
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import gc
 import json
 import os
@@ -152,5 +153,21 @@ async def main(config: dict[str, Any]) -> None:
                 return
 
 
+def run(config: dict[str, Any]) -> None:
+    """Run one bot; with ``LOAD_PROFILE=FILE`` in the environment, the real bot runs under
+    cProfile and its statistics go to ``FILE.<pid>`` (read them with ``python -m pstats``)."""
+    profile_to = os.environ.get("LOAD_PROFILE")
+    if not profile_to or config["mode"] == "echo":
+        asyncio.run(main(config))
+        return
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        asyncio.run(main(config))
+    finally:
+        profiler.disable()
+        profiler.dump_stats(f"{profile_to}.{os.getpid()}")
+
+
 if __name__ == "__main__":
-    asyncio.run(main(json.loads(sys.argv[1])))
+    run(json.loads(sys.argv[1]))
