@@ -174,7 +174,10 @@ class Database:
             for _ in range(self._size):
                 await self._free.acquire()
             self._closed = True
-            self._close_readers()
+            # Every reader is closed before the writer, so the writer is the last connection and
+            # SQLite folds the WAL into the file and removes it; a reader still closing meanwhile
+            # would make both skip that.
+            await asyncio.gather(*(reader.aclose() for reader in self._take_readers()))
             await self._conn.close()
             for _ in range(self._size):  # a read still waiting for a reader learns it is closed
                 self._free.release()
@@ -257,10 +260,14 @@ class Database:
         return reader
 
     def _close_readers(self) -> None:
-        for reader in self._readers:
+        for reader in self._take_readers():
             reader.close()
+
+    def _take_readers(self) -> list[Reader]:
+        readers = list(self._readers)
         self._readers.clear()
         self._idle.clear()
+        return readers
 
     @asynccontextmanager
     async def _hold(self) -> AsyncIterator[None]:

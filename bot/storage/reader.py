@@ -63,6 +63,12 @@ class Reader:
         self._jobs.put((None, _close, (self._conn,)))
         self._jobs.put(None)
 
+    async def aclose(self) -> None:
+        """Close the connection after what is queued, and wait until it is closed."""
+        closing = _submit(self._jobs, _close, self._conn)
+        self._jobs.put(None)
+        await closing
+
 
 def _submit(jobs: Jobs, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
     future: asyncio.Future[T] = asyncio.get_running_loop().create_future()

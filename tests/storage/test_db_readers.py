@@ -218,3 +218,16 @@ async def assert_released(path: Path) -> None:
         raw.execute("ROLLBACK")
     finally:
         raw.close()
+
+
+async def test_close_folds_the_wal_into_the_file_every_time(tmp_path: Path) -> None:
+    """The writer closes last, so SQLite removes the WAL: a reader still closing beside it would
+    make both skip that, and the file would stay split in two."""
+    for n in range(20):
+        path = tmp_path / f"szulernia{n}.db"
+        db = await Database.open(path)
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+        await asyncio.gather(*(value(db) for _ in range(8)))  # every reader opened and used
+        await db.close()
+        assert not Path(f"{path}-wal").exists(), f"close {n} left the WAL"
