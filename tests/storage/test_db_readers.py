@@ -230,4 +230,5 @@ async def test_close_folds_the_wal_into_the_file_every_time(tmp_path: Path) -> N
             await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
         await asyncio.gather(*(value(db) for _ in range(8)))  # every reader opened and used
         await db.close()
-        assert not Path(f"{path}-wal").exists(), f"close {n} left the WAL"
+        wal = Path(f"{path}-wal")
+        assert not await asyncio.to_thread(wal.exists), f"close {n} left the WAL"
