@@ -122,3 +122,13 @@ async def all_names(interaction: discord.Interaction[Any], current: str) -> list
 
 async def my_names(interaction: discord.Interaction[Any], current: str) -> list[Any]:
     return await character_names(interaction, current, mine=True)
+
+
+def page_button(custom_id: str, label: str, disabled: bool) -> discord.ui.Button[Any]:
+    """One "older / newer" button of a paged reply, for a persistent ``DynamicItem`` to wrap."""
+    return discord.ui.Button(
+        label=label or "…",  # rebuilt from a click: the label is never shown
+        style=discord.ButtonStyle.secondary,
+        disabled=disabled,
+        custom_id=custom_id,
+    )

@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.render import tables as render
 from bot.replies import Refused, answer, bot_of, guarded, lang_of
 from bot.services.errors import UnknownTable
-from cogs.common import TableNumber, guild_id_of, require_gm
+from cogs.common import TableNumber, guild_id_of, page_button, require_gm
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -84,14 +84,7 @@ class TablePageButton(
         self, page: int, forward: bool, *, label: str = "", disabled: bool = False
     ) -> None:
         self.page = page
-        super().__init__(
-            discord.ui.Button(
-                label=label or "…",  # rebuilt from a click: the label is never shown
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"tbl:l:{page}:{'n' if forward else 'p'}",
-            )
-        )
+        super().__init__(page_button(f"tbl:l:{page}:{'n' if forward else 'p'}", label, disabled))
 
     @classmethod
     async def from_custom_id(

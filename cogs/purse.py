@@ -26,6 +26,7 @@ from cogs.common import (
     guild_id_of,
     is_gm,
     my_names,
+    page_button,
     require_gm,
 )
 
@@ -55,14 +56,8 @@ class HistoryButton(
         disabled: bool = False,
     ) -> None:
         self.character_id, self.currency, self.page = character_id, currency, page
-        super().__init__(
-            discord.ui.Button(
-                label=label or "…",  # rebuilt from a click: the label is never shown
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"pur:h:{character_id}:{currency}:{page}:{'o' if older else 'n'}",
-            )
-        )
+        custom_id = f"pur:h:{character_id}:{currency}:{page}:{'o' if older else 'n'}"
+        super().__init__(page_button(custom_id, label, disabled))
 
     @classmethod
     async def from_custom_id(
