@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableView
+from bot.services.table_deadlines import Deadlines
 from bot.services.table_loads import Loader
 from bot.services.table_rosters import Roster, Rosters
 from bot.services.table_steps import CLOSED, Live, decode
@@ -41,6 +42,8 @@ class TableReads:
     _clock: Clock
     _cache: dict[int, Live]
     _rosters: Rosters
+    _deadlines: Deadlines
+    _recent: dict[int, tuple[int, tuple[Any, ...]]]
 
     async def get(self, table_id: int) -> TableView:
         raise NotImplementedError
@@ -109,14 +112,21 @@ class TableReads:
             return await tables.seated_at(tx, character_id)
 
     async def due_timeouts(self, now: int | None = None) -> list[tuple[int, int]]:
-        """``(table_id, version)`` of the turn timers due at ``now`` (default: the clock)."""
-        async with self._db.read() as tx:
-            due = await tables.due_timeouts(tx, self._clock() if now is None else now)
-        return [(table_id, version) for table_id, version, _ in due]
+        """``(table_id, version)`` of the turn timers due at ``now`` (default: the clock), the
+        earliest first (from memory: see ``bot.services.table_deadlines``)."""
+        await self._load_deadlines()
+        return self._deadlines.due(self._clock() if now is None else now)
 
     async def next_deadline(self) -> int | None:
-        async with self._db.read() as tx:
-            return await tables.next_deadline(tx)
+        await self._load_deadlines()
+        return self._deadlines.next()
+
+    async def _load_deadlines(self) -> None:
+        """Read every live deadline, the first time (the steps keep them from then on)."""
+        if not self._deadlines.loaded:
+            async with self._db.read() as tx:
+                rows = await tables.deadlines(tx)
+            self._deadlines.load(rows)
 
     async def history(self, table_id: int) -> list[Any]:
         """Every event of the table so far, in order (e.g. for a summary once a game ends)."""
@@ -129,7 +139,11 @@ class TableReads:
 
     async def step_events(self, table_id: int, after: int, upto: int) -> dict[int, list[Any]]:
         """The events of each version in ``(after, upto]`` (a version without events is absent):
-        what the publisher announces."""
+        what the publisher announces. The newest step's are kept: a pass after one step reads
+        nothing."""
+        recent = self._recent.get(table_id)
+        if recent is not None and recent[0] == upto and after == upto - 1:
+            return {upto: list(recent[1])} if recent[1] else {}
         async with self._db.read() as tx:
             row = await tables.get(tx, table_id)
             if row is None:

@@ -116,23 +116,13 @@ async def advance(
     return expected + 1
 
 
-async def due_timeouts(tx: Tx, now: int) -> list[tuple[int, int, int]]:
-    """``(table_id, version, deadline)`` of live tables whose turn timer is due at ``now``."""
+async def deadlines(tx: Tx) -> list[tuple[int, int, int]]:
+    """``(table_id, version, deadline)`` of every live table whose turn timer runs."""
     rows = await tx.fetchall(
         "SELECT id, timeout_version, next_timeout_at FROM tables "
-        "WHERE next_timeout_at IS NOT NULL AND next_timeout_at <= ? "
-        "AND status IN ('open', 'running') ORDER BY next_timeout_at",
-        (now,),
+        "WHERE next_timeout_at IS NOT NULL AND status IN ('open', 'running')"
     )
     return [(int(a), int(b), int(c)) for a, b, c in rows]
-
-
-async def next_deadline(tx: Tx) -> int | None:
-    value = await tx.fetchval(
-        "SELECT MIN(next_timeout_at) FROM tables WHERE next_timeout_at IS NOT NULL "
-        "AND status IN ('open', 'running')"
-    )
-    return None if value is None else int(value)
 
 
 # --- events -------------------------------------------------------------------------------------
