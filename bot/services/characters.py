@@ -10,8 +10,9 @@ back to the world account (a "take"), so the books still balance.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 
 from bot.rules import pazaak_cards
 from bot.rules.money import CURRENCIES
@@ -35,10 +36,20 @@ from bot.storage.ledger import Movement
 STARTER_CODES: tuple[str, ...] = tuple(card.code for card in pazaak_cards.STARTER_COLLECTION)
 
 
+KEPT = 20_000
+"""Characters kept in memory at most (the least recently read dropped first)."""
+
+
 class CharacterService:
+    """Every write to a character goes through here, so the characters read are kept in memory
+    (a table's every redraw names its players) and forgotten when written."""
+
     def __init__(self, db: Database, *, clock: Clock = wall_clock) -> None:
         self._db = db
         self._clock = clock
+        self._kept: OrderedDict[int, Character] = OrderedDict()
+        self._writes = 0
+        """Writes begun so far: a read that one overlapped is not kept (it may be stale)."""
 
     async def create(
         self,
@@ -79,30 +90,62 @@ class CharacterService:
             return await _get(tx, character_id)
 
     async def get(self, character_id: int) -> Character:
-        async with self._db.read() as tx:
-            return await _get(tx, character_id)
+        found = await self.many([character_id])
+        if character_id not in found:
+            raise UnknownCharacter(character=character_id)
+        return found[character_id]
 
     async def names(self, character_ids: Iterable[int | None]) -> dict[int, str]:
         """``id -> name`` of the living characters among ``character_ids`` (a deleted one, or
         None, is left out: the caller shows "someone")."""
-        found: dict[int, str] = {}
-        async with self._db.read() as tx:
-            for character_id in {c for c in character_ids if c is not None}:
-                row = await characters.get(tx, character_id)
-                if row is not None:
-                    found[character_id] = row.name
-        return found
+        found = await self.many(c for c in character_ids if c is not None)
+        return {character_id: who.name for character_id, who in found.items()}
 
     async def many(self, character_ids: Iterable[int]) -> dict[int, Character]:
-        """The living characters among ``character_ids``, in one read (a deleted one is left
-        out), in the order asked."""
+        """The living characters among ``character_ids``, in one read of those not kept (a
+        deleted one is left out), in the order asked."""
+        wanted = list(dict.fromkeys(character_ids))
+        missing = [c for c in wanted if c not in self._kept]
+        if missing:
+            writes = self._writes
+            read: dict[int, Character] = {}
+            async with self._db.read() as tx:
+                for character_id in missing:
+                    row = await characters.get(tx, character_id)
+                    if row is not None:
+                        read[character_id] = row
+            if writes == self._writes:
+                for row in read.values():
+                    self._keep(row)
+        else:
+            read = {}
         found: dict[int, Character] = {}
-        async with self._db.read() as tx:
-            for character_id in dict.fromkeys(character_ids):
-                row = await characters.get(tx, character_id)
-                if row is not None:
-                    found[character_id] = row
+        for character_id in wanted:
+            who = self._kept.get(character_id) or read.get(character_id)
+            if who is not None:
+                found[character_id] = who
+                if character_id in self._kept:
+                    self._kept.move_to_end(character_id)
         return found
+
+    def _keep(self, who: Character) -> None:
+        self._kept[who.id] = who
+        while len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
+
+    @asynccontextmanager
+    async def _writing(self, character_id: int) -> AsyncIterator[Tx]:
+        """A transaction that writes the character: forgotten before it and again after it."""
+        self._forget(character_id)
+        try:
+            async with self._db.transaction() as tx:
+                yield tx
+        finally:
+            self._forget(character_id)
+
+    def _forget(self, character_id: int) -> None:
+        self._writes += 1
+        self._kept.pop(character_id, None)
 
     async def by_name(self, guild_id: int, name: str) -> Character:
         async with self._db.read() as tx:
@@ -136,7 +179,7 @@ class CharacterService:
         clean = None if name is None else clean_name(name)
         if perception is not None:
             _check_perception(perception)
-        async with self._db.transaction() as tx:
+        async with self._writing(character_id) as tx:
             who = await _owned(tx, character_id, actor_id, as_gm)
             if clean is not None and clean != who.name:
                 await _refuse_look_alike(tx, who.guild_id, clean, character_id)
@@ -157,7 +200,7 @@ class CharacterService:
         self, character_id: int, *, actor_id: int, as_gm: bool = False
     ) -> dict[str, int]:
         """Delete the character; return the coins its purses held (they go to the world)."""
-        async with self._db.transaction() as tx:
+        async with self._writing(character_id) as tx:
             who = await _owned(tx, character_id, actor_id, as_gm)
             seated = await tables.seated_at(tx, character_id)
             if seated:
@@ -191,7 +234,7 @@ class CharacterService:
     async def give_side_cards(self, character_id: int, codes: Iterable[str]) -> Character:
         """Add side cards to the collection (GM loot; the caller checks the GM role)."""
         added = [card.code for card in _parse(codes)]
-        async with self._db.transaction() as tx:
+        async with self._writing(character_id) as tx:
             who = await _get(tx, character_id)
             await characters.set_side_cards(tx, character_id, [*who.side_cards, *added])
             return await _get(tx, character_id)
@@ -199,7 +242,7 @@ class CharacterService:
     async def take_side_cards(self, character_id: int, codes: Iterable[str]) -> Character:
         """Remove side cards from the collection (one copy per code given)."""
         removed = Counter(card.code for card in _parse(codes))
-        async with self._db.transaction() as tx:
+        async with self._writing(character_id) as tx:
             who = await _get(tx, character_id)
             owned = Counter(who.side_cards)
             for code, count in removed.items():
@@ -225,7 +268,7 @@ class CharacterService:
     ) -> Character:
         """Save the 10-card match selection; it must be owned copy for copy."""
         cards = _parse(codes)
-        async with self._db.transaction() as tx:
+        async with self._writing(character_id) as tx:
             who = await _owned(tx, character_id, actor_id, as_gm)
             _validate(cards, who, kotor2_cards)
             await characters.set_selection(tx, character_id, [c.code for c in cards])
