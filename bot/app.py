@@ -65,13 +65,14 @@ class Services:
     def build(
         cls, db: Database, settings: Settings, rng_factory: RngFactory, clock: Clock
     ) -> Services:
-        tables = TableService(db, rng_factory=rng_factory, clock=clock)
+        surfaces = SurfaceService(db)
+        tables = TableService(db, rng_factory=rng_factory, clock=clock, surfaces=surfaces)
         return cls(
             characters=CharacterService(db, clock=clock),
             purses=PurseService(db, clock=clock),
             guilds=GuildService(db, default_language=settings.bot.language),
             tables=tables,
-            surfaces=SurfaceService(db),
+            surfaces=surfaces,
             challenges=ChallengeService(db, tables, clock=clock),
         )
 

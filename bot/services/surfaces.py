@@ -1,9 +1,19 @@
 """What the tables have published to Discord: the publisher's marks (``bot.storage.surfaces``).
 
 The Discord layer's publisher reads the marks, brings each surface up to the table's version and
-records what it did here. Not a game step: writing a mark never changes a table's version."""
+records what it did here, once per pass (:meth:`SurfaceService.record`). Not a game step: writing
+a mark never changes a table's version.
+
+The marks are kept in memory once read: this service writes them, except ``claimed_version``,
+which a step made through a click may also set in its own transaction (see
+``TableService.act``'s ``replies``); the table service tells this one (:meth:`claimed_by_step`).
+"""
 
 from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from collections.abc import Iterable
 
 from bot.services.errors import UnknownTable
 from bot.storage import surfaces
@@ -12,36 +22,110 @@ from bot.storage.surfaces import HandMark, Marks
 
 __all__ = ["HandMark", "Marks", "SurfaceService"]
 
+KEPT = 20_000
+"""Tables whose marks are kept at most (the least recently used dropped first)."""
+
 
 class SurfaceService:
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._kept: OrderedDict[int, Marks] = OrderedDict()
+        self._writes = 0
+        """Writes so far: a read that one overlapped is not kept."""
 
     async def marks(self, table_id: int) -> Marks:
+        kept = self._kept.get(table_id)
+        if kept is not None:
+            self._kept.move_to_end(table_id)
+            return kept
+        writes = self._writes
         async with self._db.read() as tx:
             found = await surfaces.marks(tx, table_id)
         if found is None:
             raise UnknownTable(table=table_id)
+        if writes == self._writes:
+            self._keep(found)
         return found
 
+    async def record(
+        self,
+        table_id: int,
+        *,
+        board: tuple[int, int] | None = None,
+        hands: Iterable[HandMark] = (),
+        posted: int | None = None,
+        claimed: int | None = None,
+    ) -> None:
+        """What one pass drew, in one transaction: the board (``(message id, version)``), the
+        hands, the last version whose posts went out, the last one claimed for follow-ups."""
+        hands = list(hands)
+        if board is None and not hands and posted is None and claimed is None:
+            return
+        self._writes += 1
+        try:
+            async with self._db.transaction() as tx:
+                if board is not None:
+                    await surfaces.set_board(tx, table_id, *board)
+                for mark in hands:
+                    await surfaces.set_hand(tx, table_id, mark)
+                if posted is not None:
+                    await surfaces.set_posted(tx, table_id, posted)
+                if claimed is not None:
+                    await surfaces.set_claimed(tx, table_id, claimed)
+        except BaseException:
+            self._kept.pop(table_id, None)
+            raise
+        kept = self._kept.get(table_id)
+        if kept is not None:
+            self._kept[table_id] = _moved(kept, board, hands, posted, claimed)
+
     async def drew_board(self, table_id: int, message_id: int, version: int) -> None:
-        async with self._db.transaction() as tx:
-            await surfaces.set_board(tx, table_id, message_id, version)
+        await self.record(table_id, board=(message_id, version))
 
     async def posted(self, table_id: int, version: int) -> None:
-        async with self._db.transaction() as tx:
-            await surfaces.set_posted(tx, table_id, version)
+        await self.record(table_id, posted=version)
 
     async def claimed(self, table_id: int, version: int) -> None:
         """The announcement of ``version`` is about to go out as a follow-up (no nonce)."""
-        async with self._db.transaction() as tx:
-            await surfaces.set_claimed(tx, table_id, version)
+        await self.record(table_id, claimed=version)
+
+    def claimed_by_step(self, table_id: int, version: int) -> None:
+        """A step's own transaction claimed its version (it is committed)."""
+        self._writes += 1
+        kept = self._kept.get(table_id)
+        if kept is not None:
+            self._kept[table_id] = _moved(kept, None, (), None, version)
 
     async def drew_hand(self, table_id: int, mark: HandMark) -> None:
-        async with self._db.transaction() as tx:
-            await surfaces.set_hand(tx, table_id, mark)
+        await self.record(table_id, hands=[mark])
 
     async def behind(self, game: str | None = None) -> list[int]:
         """Tables whose board or posts lag their version (see ``surfaces.behind``)."""
         async with self._db.read() as tx:
             return await surfaces.behind(tx, game)
+
+    def _keep(self, marks: Marks) -> None:
+        self._kept[marks.table_id] = marks
+        while len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
+
+
+def _moved(
+    marks: Marks,
+    board: tuple[int, int] | None,
+    hands: Iterable[HandMark],
+    posted: int | None,
+    claimed: int | None,
+) -> Marks:
+    """The marks after :meth:`SurfaceService.record`, as its statements move them."""
+    changes: dict[str, object] = {"hands": {**marks.hands, **{h.player: h for h in hands}}}
+    if board is not None:
+        message_id, version = board
+        same = marks.message_id == message_id
+        changes["message_id"] = message_id
+        changes["board_version"] = max(marks.board_version, version) if same else version
+    if posted is not None:
+        changes["posted_version"] = max(marks.posted_version, posted)
+    if claimed is not None:
+        changes["claimed_version"] = max(marks.claimed_version, claimed)
+    return dataclasses.replace(marks, **changes)  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +29,8 @@ from bot.services.clock import Clock, wall_clock
 from bot.services.errors import PotMismatch, StaleAction, TableClosed
 from bot.services.games import GameSpec, default_games
 from bot.services.outcomes import TableOutcome, TableView
+from bot.services.surfaces import SurfaceService
+from bot.services.table_deadlines import Deadlines
 from bot.services.table_loads import Loader
 from bot.services.table_reads import TableReads, view_of
 from bot.services.table_rosters import Rosters, members_of, read
@@ -44,8 +46,12 @@ from bot.services.table_steps import (
     write_step,
 )
 from bot.storage import characters, ledger, tables
+from bot.storage import surfaces as surface_rows
 from bot.storage.db import Database, Tx
 from bot.storage.errors import VersionConflict
+
+RECENT_KEPT = 20_000
+"""Tables whose newest step's events are kept (for the publisher's pass after it)."""
 
 Start = Callable[[random.Random], tuple[Any, list[Any]]]
 """Begins a game: e.g. ``lambda rng: pazaak.new_match(settings, a, sel_a, b, sel_b, rng)``."""
@@ -59,8 +65,10 @@ class TableService(TableReads):
         games: Mapping[str, GameSpec] | None = None,
         rng_factory: Callable[[], random.Random] = random.SystemRandom,
         clock: Clock = wall_clock,
+        surfaces: SurfaceService | None = None,
     ) -> None:
         self._db = db
+        self._surfaces = surfaces
         self._loader = Loader(default_games() if games is None else games)
         self._rng_factory = rng_factory
         self._clock = clock
@@ -69,6 +77,9 @@ class TableService(TableReads):
         self._remembered = 0
         """How many steps have been put in the cache: a read from before one is not cached."""
         self._rosters = Rosters()
+        self._deadlines = Deadlines()
+        self._recent: dict[int, tuple[int, tuple[Any, ...]]] = {}
+        """Per table, its newest step's version and events (the publisher's next pass)."""
 
     # --- the actions ----------------------------------------------------------------------------
 
@@ -144,7 +155,7 @@ class TableService(TableReads):
             if held != spec.pot(state):
                 raise PotMismatch(expected=spec.pot(state), found=held)
             roster = await read(tx, after.seats)
-        self._remember(after)
+        self._remember(after, events)
         if after.status not in CLOSED:
             self._rosters.put(table_id, after.version, after.seats, roster)
         return _outcome(after, events, moved)
@@ -158,12 +169,17 @@ class TableService(TableReads):
         expected_version: int | None,
         actor_id: int | None,
         seat: int | None = None,
+        replies: bool = False,
     ) -> TableOutcome:
         """Apply one rules action to the table. See the module docstring for the guarantees.
 
         ``seat``: the character the action is made for; refused (:class:`NotSeated`) unless the
-        actor plays it (its owner: an NPC's GM)."""
-        return await self._step(table_id, str(key), expected_version, actor_id, "act", action, seat)
+        actor plays it (its owner: an NPC's GM). ``replies``: the step's announcements may go
+        out as replies to the click that made it (follow-ups, which carry no nonce): the step's
+        own transaction claims its version for them (see ``bot.services.surfaces``)."""
+        return await self._step(
+            table_id, str(key), expected_version, actor_id, "act", action, seat, replies
+        )
 
     async def act_on_latest(
         self,
@@ -256,6 +272,7 @@ class TableService(TableReads):
             found = await self._loader.load_live(tx, snapshots=snapshots)
             rosters = members_of(await characters.seated_live(tx))
         self._cache = {live.id: live for live in found}
+        self._deadlines.load((x.id, x.version, x.deadline) for x in found if x.deadline is not None)
         self._rosters.clear()
         for live in found:
             self._rosters.put(live.id, live.version, live.seats, rosters.get(live.id, {}))
@@ -272,8 +289,13 @@ class TableService(TableReads):
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    def _remember(self, live: Live) -> None:
+    def _remember(self, live: Live, events: Sequence[Any]) -> None:
         self._remembered += 1
+        self._recent.pop(live.id, None)
+        self._recent[live.id] = (live.version, tuple(events))
+        while len(self._recent) > RECENT_KEPT:
+            del self._recent[next(iter(self._recent))]  # the table stepped least recently
+        self._deadlines.set(live.id, live.version, None if live.status in CLOSED else live.deadline)
         if live.status in CLOSED:
             self._cache.pop(live.id, None)
             self._rosters.forget(live.id)
@@ -290,6 +312,7 @@ class TableService(TableReads):
         mode: Mode,
         action: Any,
         seat: int | None = None,
+        replies: bool = False,
     ) -> TableOutcome:
         async with self._lock(table_id):
             try:
@@ -324,6 +347,8 @@ class TableService(TableReads):
                         timed_out=mode == "timeout",
                         codec=self._loader.codec(spec.game),
                     )
+                    if replies:
+                        await surface_rows.set_claimed(tx, table_id, after.version)
                     roster = None
                     if after.status not in CLOSED:
                         roster = await self._rosters.after_step(
@@ -342,7 +367,9 @@ class TableService(TableReads):
                 self._cache.pop(table_id, None)
                 self._rosters.forget(table_id)
                 raise
-            self._remember(after)
+            self._remember(after, events)
+            if replies and self._surfaces is not None:
+                self._surfaces.claimed_by_step(table_id, after.version)
             if roster is not None:
                 self._rosters.put(table_id, after.version, after.seats, roster)
             else:

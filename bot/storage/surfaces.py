@@ -29,8 +29,6 @@ class HandMark:
 @dataclass(frozen=True, slots=True)
 class Marks:
     table_id: int
-    version: int
-    """The table's version now."""
     message_id: int | None
     board_version: int
     posted_version: int
@@ -38,14 +36,10 @@ class Marks:
     """Announcements up to this version may have gone out as follow-ups (see the publisher)."""
     hands: dict[int, HandMark]
 
-    @property
-    def behind(self) -> bool:
-        return self.board_version < self.version or self.posted_version < self.version
-
 
 async def marks(tx: Tx, table_id: int) -> Marks | None:
     row = await tx.fetchone(
-        "SELECT version, message_id, board_version, posted_version, claimed_version "
+        "SELECT message_id, board_version, posted_version, claimed_version "
         "FROM tables WHERE id = ?",
         (table_id,),
     )
@@ -56,7 +50,7 @@ async def marks(tx: Tx, table_id: int) -> Marks | None:
         (table_id,),
     )
     hands = {int(p): HandMark(int(p), c, m, str(d)) for p, c, m, d in rows}
-    return Marks(table_id, int(row[0]), row[1], int(row[2]), int(row[3]), int(row[4]), hands)
+    return Marks(table_id, row[0], int(row[1]), int(row[2]), int(row[3]), hands)
 
 
 async def set_board(tx: Tx, table_id: int, message_id: int, version: int) -> None:

@@ -26,9 +26,10 @@ class Announcer:
     """Posts one version's announcements in the table's channel, exactly once.
 
     Through the click that made the step, as its follow-ups, where it can (they do not count
-    against Discord's global rate limit): the version is first *claimed* (a mark), so that a pass
-    after a crash knows the follow-up may have gone out, and looks for it in the channel before
-    posting it (with a nonce) itself. Otherwise by a channel message with a nonce.
+    against Discord's global rate limit): the version is first *claimed* (a mark: by the step's
+    own transaction, or here), so that a pass after a crash knows the follow-up may have gone
+    out, and looks for it in the channel before posting it (with a nonce) itself. Otherwise by a
+    channel message with a nonce.
     """
 
     def __init__(
@@ -55,8 +56,9 @@ class Announcer:
 
     async def send(self, draft: Draft, nonce: str) -> bool:
         if self.via is not None:
-            await self.bot.services.surfaces.claimed(self.table.table_id, self.version)
-            self.maybe_sent = True
+            if not self.maybe_sent:  # else the step claimed it (or an earlier post of it)
+                await self.bot.services.surfaces.claimed(self.table.table_id, self.version)
+                self.maybe_sent = True
             try:
                 await self.via.followup.send(**draft.send(), wait=True)
                 return True

@@ -47,7 +47,7 @@ from bot.services.table_reads import Seen
 from bot.services.table_rosters import Member
 from cogs.common import is_gm
 from cogs.kit.frame import Scene
-from cogs.kit.ids import Target, grammar
+from cogs.kit.ids import Target, deferred_update, grammar
 from cogs.kit.publisher import Publisher
 
 if TYPE_CHECKING:
@@ -308,13 +308,15 @@ class TableKit:
         character it is made for, which the service checks the user plays) and publish the table
         (through the click's token where it was on the table message). Once the step is saved,
         nothing here raises for Discord's refusals: the publisher logs and retries."""
+        via = click.interaction
         outcome = await self.bot.services.tables.act(
             click.target.table,
             action,
-            key=click.interaction.id,
+            key=via.id,
             expected_version=expected,
             actor_id=click.user_id,
             seat=seat,
+            replies=deferred_update(via) and via.channel_id == click.table.channel_id,
         )
         await self.publisher.publish(click.target.table, via=click.interaction)
         return outcome

@@ -12,9 +12,10 @@ A table shows three kinds of surface, all pure renders of its state and events (
 The marks of what was published live with the table (``bot.services.surfaces``). The step's
 transaction moves the table's version; a pass of :meth:`Publisher.publish` then draws the board,
 sends the posts of every version not yet posted, refreshes the hands, and only then marks the
-version posted. So a crash or a refused request anywhere leaves the table *behind*, never
-frozen: startup reconciles every table that is behind before any click is taken, a stale click
-reconciles its table, and a failed pass tries again after a pause.
+version posted, recording all it drew in one transaction (a new table message at once). So a
+crash or a refused request anywhere leaves the table *behind*, never frozen: startup reconciles
+every table that is behind before any click is taken, a stale click reconciles its table, and a
+failed pass tries again after a pause.
 
 One pass at a time per table: a request made during a pass is served by the next pass, which
 draws the newest state (so bursts coalesce into one edit). A board edit goes through the
@@ -60,6 +61,16 @@ class _Job:
     via: discord.Interaction[Any] | None = None
     note: str | None = None
     done: list[asyncio.Future[bool]] = field(default_factory=list)
+
+
+@dataclass
+class _Drawn:
+    """What a pass drew, recorded in one transaction when it ends (a crash before that only
+    makes the next pass draw it again: edits are idempotent, and posts carry nonces)."""
+
+    board: tuple[int, int] | None = None
+    hands: dict[int, HandMark] = field(default_factory=dict)
+    posted: int | None = None
 
 
 @dataclass
@@ -190,19 +201,27 @@ class Publisher:
         since = min(marks.posted_version, table.version - 1)
         events = await services.tables.step_events(table_id, since, table.version)
         frame = await self.scene.frame(table, events)
-        complete = await self._board(table, marks, frame.board, click)
-        if marks.posted_version < table.version:
-            complete = await self._posts(table, marks, frame.posts, click.via) and complete
-        if frame.hands:
-            marks = await services.surfaces.marks(table_id)  # the posts may have sent hands
-        complete = await self._hands(table, marks, frame.hands, click) and complete
-        if complete and marks.posted_version < table.version:
-            await services.surfaces.posted(table_id, table.version)
+        drawn = _Drawn()
+        try:
+            complete = await self._board(table, marks, frame.board, click, drawn)
+            if marks.posted_version < table.version:
+                posts = frame.posts
+                complete = await self._posts(table, marks, posts, click.via, drawn) and complete
+            shown = {**marks.hands, **drawn.hands}  # the posts may have sent hands
+            complete = await self._hands(table, shown, frame.hands, click, drawn) and complete
+            if complete and marks.posted_version < table.version:
+                drawn.posted = table.version
+        finally:
+            await services.surfaces.record(
+                table_id, board=drawn.board, hands=drawn.hands.values(), posted=drawn.posted
+            )
         if table.status in ("finished", "cancelled"):
             self._tokens.pop(table_id, None)
         return complete
 
-    async def _board(self, table: TableView, marks: Marks, draft: Draft, click: _Click) -> bool:
+    async def _board(
+        self, table: TableView, marks: Marks, draft: Draft, click: _Click, drawn: _Drawn
+    ) -> bool:
         if marks.message_id is not None and marks.board_version >= table.version:
             return True
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -212,7 +231,7 @@ class Publisher:
                 token = click.on(old) or self._token(table.table_id, old)
                 await self._edit(channel, old, draft, token)
                 click.redrew = click.redrew or (token is not None and token is click.via)
-                await self.bot.services.surfaces.drew_board(table.table_id, old, table.version)
+                drawn.board = (old, table.version)
                 return True
             except discord.HTTPException as exc:
                 if not _unreachable(exc):
@@ -274,6 +293,7 @@ class Publisher:
         marks: Marks,
         posts: Mapping[int, Sequence[Post]],
         via: discord.Interaction[Any] | None,
+        drawn: _Drawn,
     ) -> bool:
         oldest = table.version - POSTS_KEPT
         for version in sorted(v for v in posts if v > marks.posted_version):
@@ -281,12 +301,17 @@ class Publisher:
                 log.info("table %d: skipping the posts of version %d", table.table_id, version)
                 continue
             said = Announcer(self.bot, table, marks, version, via)
-            if not await self._post_version(table, version, posts[version], said):
+            if not await self._post_version(table, version, posts[version], said, drawn):
                 return False
         return True
 
     async def _post_version(
-        self, table: TableView, version: int, posts: Sequence[Post], said: Announcer
+        self,
+        table: TableView,
+        version: int,
+        posts: Sequence[Post],
+        said: Announcer,
+        drawn: _Drawn,
     ) -> bool:
         notices: list[str] = []
         for index, post in enumerate(posts):
@@ -299,7 +324,7 @@ class Publisher:
                     mark = HandMark(post.hand_of, None, None, CLOSED_DM)
                     if sent is not None:
                         mark = HandMark(post.hand_of, sent.channel.id, sent.id, post.draft.digest())
-                    await self.bot.services.surfaces.drew_hand(table.table_id, mark)
+                    drawn.hands[post.hand_of] = mark
                 continue
             draft = post.draft
             if notices and draft.content is not None and draft.embed is None:
@@ -314,14 +339,15 @@ class Publisher:
     async def _hands(
         self,
         table: TableView,
-        marks: Marks,
+        shown: Mapping[int, HandMark],
         hands: Mapping[int, Hand],
         click: _Click,
+        drawn: _Drawn,
     ) -> bool:
         complete = True
         for player, hand in hands.items():
             digest = hand.digest()
-            mark = marks.hands.get(player)
+            mark = shown.get(player)
             if mark is not None and (mark.digest == digest or mark.digest == CLOSED_DM):
                 continue
             if not hand.deliver and (mark is None or mark.message_id is None):
@@ -336,10 +362,9 @@ class Publisher:
                 complete = False
                 continue
             if found is None:
-                drawn = HandMark(player, None, None, CLOSED_DM)
+                drawn.hands[player] = HandMark(player, None, None, CLOSED_DM)
             else:
-                drawn = HandMark(player, found[0], found[1], digest)
-            await self.bot.services.surfaces.drew_hand(table.table_id, drawn)
+                drawn.hands[player] = HandMark(player, found[0], found[1], digest)
         return complete
 
     async def _hand(

@@ -27,16 +27,14 @@ async def test_a_new_table_is_behind_until_its_board_and_posts_are_marked(world:
     surfaces = SurfaceService(world.db)
     table_id = await open_table(world)
     marks = await surfaces.marks(table_id)
-    assert (marks.version, marks.message_id, marks.board_version, marks.posted_version) == (
-        1, None, 0, 0,
-    )  # fmt: skip
-    assert marks.behind and await surfaces.behind() == [table_id]
+    assert (marks.message_id, marks.board_version, marks.posted_version) == (None, 0, 0)
+    assert await surfaces.behind() == [table_id]
     assert await surfaces.behind("pegaz") == []
 
     await surfaces.drew_board(table_id, 555, 1)
     assert await surfaces.behind() == [table_id]  # the posts of version 1 are still owed
     await surfaces.posted(table_id, 1)
-    assert await surfaces.behind() == [] and not (await surfaces.marks(table_id)).behind
+    assert await surfaces.behind() == []
 
 
 async def test_the_marks_never_move_back_and_survive_a_restart(world: World) -> None:
@@ -62,3 +60,24 @@ async def test_a_board_posted_again_is_drawn_at_its_own_version(world: World) ->
     await surfaces.drew_board(table_id, 556, 4)  # the old message was gone: a new one
     marks = await surfaces.marks(table_id)
     assert (marks.message_id, marks.board_version) == (556, 4)
+
+
+async def test_the_marks_kept_in_memory_are_the_ones_in_the_file(world: World) -> None:
+    """Every record moves the kept marks as its statements move the rows (a fresh service
+    reads them from the file)."""
+    surfaces = SurfaceService(world.db)
+    table_id = await open_table(world)
+    await surfaces.marks(table_id)  # kept from here on
+    steps: list[dict[str, object]] = [
+        {"board": (555, 3), "posted": 2},
+        {"board": (555, 2), "hands": [HandMark(7, 70, 700, "a")], "claimed": 4},
+        {"posted": 1, "claimed": 3, "hands": [HandMark(8, None, None, "closed")]},
+        {"board": (556, 1), "hands": [HandMark(7, 70, 701, "b")]},
+        {"board": (556, 5), "posted": 5},
+    ]
+    for step in steps:
+        await surfaces.record(table_id, **step)  # type: ignore[arg-type]
+        assert await surfaces.marks(table_id) == await SurfaceService(world.db).marks(table_id)
+    final = await surfaces.marks(table_id)
+    assert (final.message_id, final.board_version, final.posted_version) == (556, 5, 5)
+    assert final.claimed_version == 4 and final.hands[7].message_id == 701
