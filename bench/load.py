@@ -81,6 +81,7 @@ class Phase:
     moves: int = 0
     interactions: int = 0
     cpu: float = 0.0
+    loop_cpu: float = 0.0
     fake_cpu: float = 0.0
     statements: int = 0
     control: int = 0
@@ -185,6 +186,7 @@ async def drive(fake: FakeDiscord, phase: Phase, args: argparse.Namespace, folde
         phase.problems = (await child.ask("quit")).get("problems", [])
     phase.seconds = end - start
     phase.cpu = final["cpu"] - mark["cpu"]
+    phase.loop_cpu = final["loop_cpu"] - mark["loop_cpu"]
     phase.fake_cpu = final["fake_cpu"] - mark["fake_cpu"]
     phase.statements = final["statements"] - mark["statements"]
     phase.commits = final["commits"] - mark["commits"]
@@ -250,7 +252,8 @@ def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
             f"{bot.per_move(bot.control):.1f} BEGIN/COMMIT/ROLLBACK), "
             f"{bot.per_move(bot.commits):.2f} commits; REST {bot.per_move(s.interaction):.2f} "
             f"interaction responses + {bot.per_move(s.limited):.2f} rate-limited; "
-            f"bot CPU {bot.per_move(bot.cpu * 1000):.2f} ms (echo "
+            f"bot CPU {bot.per_move(bot.cpu * 1000):.2f} ms, of it "
+            f"{bot.per_move(bot.loop_cpu * 1000):.2f} ms on the event loop's thread (echo "
             f"{echo.per_move(echo.cpu * 1000):.2f} ms); fake + players "
             f"{bot.per_move(bot.fake_cpu * 1000):.2f} ms in the bench's process"
         )
@@ -259,6 +262,12 @@ def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
         )
         if routes and bot.moves:
             print(f"  rate-limited routes per move: {routes}")
+        answers = ", ".join(
+            f"{n / bot.moves:.2f} {r.split('/{webhook_token}')[-1] or 'POST follow-up'}"
+            for r, n in s.routes["interaction"].most_common(5)
+        )
+        if answers and bot.moves:
+            print(f"  interaction responses per move: {answers}")
         slow = sorted(((percentiles(v)[2], k) for k, v in bot.acks.items() if v), reverse=True)
         print("  ack p99 by handler: " + ", ".join(f"{k} {p:,.0f} ms" for p, k in slow))
         if args.rate_limits:
@@ -377,6 +386,8 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="szulernia-load-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("load-*.db*"):  # a kept database from an earlier run (its synced
+            old.unlink()  # commands would not be synced again into this run's fresh fake)
         pairs = []
         for tables in counts:
             echo = await run_phase("echo", tables, args, folder)

@@ -73,6 +73,13 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def main_thread_cpu() -> float:
+    """CPU seconds of the event loop's thread alone (the process's main thread)."""
+    with open(f"/proc/self/task/{os.getpid()}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def say(**data: Any) -> None:
     sys.stdout.write("@@" + json.dumps(data) + "\n")
     sys.stdout.flush()
@@ -144,7 +151,7 @@ async def main(config: dict[str, Any]) -> None:
             line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
             if line == "mark":
                 with _LOCK:
-                    say(cpu=time.process_time(), **COUNTS)
+                    say(cpu=time.process_time(), loop_cpu=main_thread_cpu(), **COUNTS)
             elif line in ("quit", ""):
                 problems = await close()
                 for sql, n in SEEN.most_common(25):
@@ -160,7 +167,7 @@ def run(config: dict[str, Any]) -> None:
     if not profile_to or config["mode"] == "echo":
         asyncio.run(main(config))
         return
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.thread_time)  # the loop thread's CPU, not wall time
     profiler.enable()
     try:
         asyncio.run(main(config))
