@@ -4,6 +4,7 @@ restores open tables, starts the turn timers and syncs commands."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -154,6 +155,7 @@ class SzulerniaBot(commands.Bot):
         self._extensions = tuple(extensions)
         self._db: Database | None = None
         self._services: Services | None = None
+        self._restoring: asyncio.Task[None] | None = None
         self.timers = TurnTimers(self)
 
     @property
@@ -178,16 +180,34 @@ class SzulerniaBot(commands.Bot):
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         self._services.guilds.use_locales(self._guild_locale)
         await self.tree.set_translator(Translator())
-        restored = await self.services.tables.restore()
-        log.info("restored %d open tables", len(restored))
+        self._restoring = asyncio.create_task(self._restore(), name="szulernia-restore")
         for name in self._extensions:  # each game's cog redraws its tables that are behind
             await self.load_extension(name)
         self.timers.start()
         await self.sync_commands()
 
+    async def _restore(self) -> None:
+        """Keep every open table in memory, beside the first clicks: READY does not wait for it
+        (a table clicked before it is kept is read then)."""
+        try:
+            restored = await self.services.tables.restore()
+        except Exception:
+            log.exception("restoring the open tables failed; each is read when next used")
+            return
+        log.info("restored %d open tables", len(restored))
+
+    async def restored(self) -> None:
+        """Wait until the open tables are kept in memory (the restore began in setup_hook)."""
+        if self._restoring is not None:
+            await asyncio.shield(self._restoring)
+
     async def close(self) -> None:
         """Stop the timers, let the actions in flight finish (they may still answer), then
         disconnect and close the database."""
+        if self._restoring is not None:
+            self._restoring.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restoring
         await self.timers.stop()
         await asyncio.sleep(DRAIN_SECONDS)  # let interactions already received be dispatched
         await self.finish_in_flight()

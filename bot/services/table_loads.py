@@ -3,6 +3,7 @@ one (see ``bot.services.snapshots``), else by replaying the whole event log."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,6 +14,9 @@ from bot.services.table_steps import Live, decode
 from bot.storage import ledger, tables
 from bot.storage.db import Tx
 from bot.storage.tables import Snapshot, TableRow
+
+YIELD_EVERY = 250
+"""Tables rebuilt between two yields to the event loop (a restore runs beside the clicks)."""
 
 
 class Loader:
@@ -55,7 +59,9 @@ class Loader:
         snaps = await tables.live_snapshots(tx) if snapshots else {}
         logs = await tables.live_events(tx, after_snapshots=snapshots)
         found = []
-        for row in rows:
+        for number, row in enumerate(rows, 1):
+            if number % YIELD_EVERY == 0:
+                await asyncio.sleep(0)  # let the clicks that came meanwhile be answered
             spec = self.spec(row.game)
             snap, tail = snaps.get(row.id), logs.get(row.id, [])
             state = self._from_snapshot(spec, row, snap, tail)

@@ -78,6 +78,8 @@ class TableService(TableReads):
         """How many steps have been put in the cache: a read from before one is not cached."""
         self._rosters = Rosters()
         self._deadlines = Deadlines()
+        self._stepping: list[set[int]] = []
+        """The tables stepped during each restore in flight (see :meth:`restore`)."""
         self._recent: dict[int, tuple[int, tuple[Any, ...]]] = {}
         """Per table, its newest step's version and events (the publisher's next pass)."""
 
@@ -266,16 +268,26 @@ class TableService(TableReads):
         return view_of(await self._live(table_id))
 
     async def restore(self, *, snapshots: bool = True) -> list[TableView]:
-        """Rebuild every open table into the cache (at startup): each from its latest snapshot
-        plus the events after it, or (``snapshots=False``, or none usable) from all its events."""
-        async with self._db.read() as tx:
-            found = await self._loader.load_live(tx, snapshots=snapshots)
-            rosters = members_of(await characters.seated_live(tx))
-        self._cache = {live.id: live for live in found}
-        self._deadlines.load((x.id, x.version, x.deadline) for x in found if x.deadline is not None)
-        self._rosters.clear()
+        """Rebuild every open table into the cache: each from its latest snapshot plus the events
+        after it, or (``snapshots=False``, or none usable) from all its events. The bot runs it
+        beside its first clicks (a table not kept yet is read when clicked), so a table that a
+        step moved meanwhile keeps what that step cached."""
+        stepped: set[int] = set()
+        self._stepping.append(stepped)
+        try:
+            async with self._db.read() as tx:
+                found = await self._loader.load_live(tx, snapshots=snapshots)
+                rosters = members_of(await characters.seated_live(tx))
+        finally:
+            self._stepping.remove(stepped)
         for live in found:
+            if live.id in stepped or live.id in self._cache:
+                continue
+            self._cache[live.id] = live
             self._rosters.put(live.id, live.version, live.seats, rosters.get(live.id, {}))
+        if not self._deadlines.loaded:  # else they are the steps' since they were loaded
+            timed = [(x.id, x.version, x.deadline) for x in found if x.deadline is not None]
+            self._deadlines.load(timed)
         return [view_of(live) for live in found]
 
     # --- inside -------------------------------------------------------------------------------
@@ -291,6 +303,8 @@ class TableService(TableReads):
 
     def _remember(self, live: Live, events: Sequence[Any]) -> None:
         self._remembered += 1
+        for stepped in self._stepping:
+            stepped.add(live.id)
         self._recent.pop(live.id, None)
         self._recent[live.id] = (live.version, tuple(events))
         while len(self._recent) > RECENT_KEPT:
