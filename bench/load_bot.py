@@ -127,7 +127,7 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     )
     harness = BotHarness(remote, database=Path(config["db"]), seed=7)  # type: ignore[arg-type]
     began = time.perf_counter()
-    bot = await harness.start()
+    bot = await harness.start(wait_restore=False)
     elapsed = harness.startup_seconds[-1]
     await bot.restored()  # the open tables kept in memory, beside the first clicks
     restored = time.perf_counter() - began

@@ -118,8 +118,9 @@ class BotHarness:
     def rng(self) -> random.Random:
         return random.Random(self.seed)
 
-    async def start(self) -> SzulerniaBot:
-        """Start the bot, returning once it is READY (commands are synced before that)."""
+    async def start(self, *, wait_restore: bool = True) -> SzulerniaBot:
+        """Start the bot, returning once it is READY (commands are synced before that) and,
+        unless ``wait_restore=False``, once its open tables are kept in memory."""
         if not self._entered:
             self._entered = True
             self._endpoints.enter_context(use_endpoints(self.settings.discord))
@@ -155,7 +156,9 @@ class BotHarness:
         if bot.timers.task is not None:  # its first look at the deadlines, before any advance
             self.clock.watch(bot.timers.task)
             await self.clock.idle()
-        self.startup_seconds.append(time.perf_counter() - began)
+        self.startup_seconds.append(time.perf_counter() - began)  # to READY
+        if wait_restore:  # deterministic tests: every open table kept, as before any click
+            await bot.restored()
         return bot
 
     async def stop(self) -> None:

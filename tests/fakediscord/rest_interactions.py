@@ -87,6 +87,10 @@ class InteractionRoutes:
         body = body_of(request) or {}
         kind, data = body.get("type"), body.get("data") or {}
         self._check_type(handle, kind)
+        if kind == UPDATE and handle.source_message is not None:  # an edit of that message
+            fault = self.ctx.faults.take_message("PATCH", handle.source_message.id)
+            if fault is not None:  # refused: the interaction is still not acknowledged
+                raise DiscordError(fault.status, fault.code, fault.message)
         handle.callback_type = kind
         if kind in (MESSAGE, DEFERRED_MESSAGE):
             flags = int(data.get("flags") or 0) | (LOADING if kind == DEFERRED_MESSAGE else 0)

@@ -286,7 +286,8 @@ class FakeDiscord(Actions):
     ) -> MessageFault:
         """The next ``count`` requests (of ``methods``) that reach this message fail.
 
-        By the channel message route or the interaction webhook's (``@original`` too). The
+        By the channel message route, the interaction webhook's (``@original`` too) or an
+        interaction's UPDATE_MESSAGE answer on it (as a PATCH). The
         default is 403/50013 Missing Permissions; 403/50001 is Missing Access and 404/10008
         Unknown Message (the message looks deleted).
         """
