@@ -82,6 +82,7 @@ class Phase:
     interactions: int = 0
     cpu: float = 0.0
     loop_cpu: float = 0.0
+    dm_posts: int = 0
     fake_cpu: float = 0.0
     statements: int = 0
     control: int = 0
@@ -193,6 +194,13 @@ async def drive(fake: FakeDiscord, phase: Phase, args: argparse.Namespace, folde
     phase.control = final["control"] - mark["control"]
     requests = fake.state.requests[mark["requests"] : final["requests"]]
     phase.stats = RequestStats.of(requests, fake.application_id)
+    phase.dm_posts = sum(
+        1
+        for r in requests
+        if r.method == "POST"
+        and r.template == "/channels/{channel_id}/messages"
+        and getattr(fake.state.channels.get(int(r.path.split("/")[2])), "guild_id", 0) is None
+    )
     phase.throttled = sum(1 for r in requests if r.status == 429)
 
     def inside(t: float) -> bool:
@@ -262,6 +270,8 @@ def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
         )
         if routes and bot.moves:
             print(f"  rate-limited routes per move: {routes}")
+            dms = bot.dm_posts
+            print(f"    of the channel messages, {dms / bot.moves:.2f} per move went to DMs")
         answers = ", ".join(
             f"{n / bot.moves:.2f} {r.split('/{webhook_token}')[-1] or 'POST follow-up'}"
             for r, n in s.routes["interaction"].most_common(5)

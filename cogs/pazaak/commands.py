@@ -3,6 +3,7 @@ challenges' (``challenge``); and the table events of the timers."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,8 @@ from bot.render import pazaak_text
 from bot.replies import Refused, answer, lang_of
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, parse_amount
-from bot.services.outcomes import TableOutcome
+from bot.services.challenges import ChallengeRow
+from bot.services.outcomes import Character, TableOutcome
 from bot.timers import WARN_BEFORE_MS
 from cogs.common import (
     Amount,
@@ -103,6 +105,45 @@ class Pazaak(
         nine_card_win: bool = True,
         starter: str = "alternate",
     ) -> None:
+        # Acknowledge first: the checks below read the database. The challenge is public, so
+        # is the deferral; a refusal deletes it and follows up ephemerally instead.
+        await interaction.response.defer(thinking=True)
+        try:
+            row, text, them = await self._challenge(
+                interaction,
+                opponent,
+                wager,
+                character,
+                {
+                    "turn_timeout": turn_timeout,
+                    "main_deck": "infinite" if main_deck == "infinite" else "pool",
+                    "kotor2_cards": kotor2_cards,
+                    "nine_card_win": nine_card_win,
+                    "starter": "loser" if starter == "loser" else "alternate",
+                },
+            )
+        except Exception:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            raise
+        lang = await lang_of(interaction)
+        message = await interaction.edit_original_response(
+            content=text,
+            view=challenge_view(row.id, lang),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(them.owner_id)]),
+        )
+        await self.bot.services.challenges.set_message(row.id, message.id)
+
+    async def _challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: str,
+        wager: str,
+        character: str | None,
+        options: dict[str, Any],
+    ) -> tuple[ChallengeRow, str, Character]:
+        """Check and save the challenge (``options``: the match settings but the wager); its
+        row, its text and the opponent."""
         lang = await lang_of(interaction)
         services = self.bot.services
         me = await acting_character(interaction, character)
@@ -117,15 +158,8 @@ class Pazaak(
             raise Refused(
                 "pazaak_cannot_pay_held", name=me.name, amount=amount, balance=held, currency="cr"
             )
-        settings = pazaak.PazaakSettings(
-            wager=amount,
-            turn_timeout=turn_timeout,
-            main_deck="infinite" if main_deck == "infinite" else "pool",
-            kotor2_cards=kotor2_cards,
-            nine_card_win=nine_card_win,
-            starter="loser" if starter == "loser" else "alternate",
-        )
-        await selection(self.bot, me, kotor2_cards=kotor2_cards)
+        settings = pazaak.PazaakSettings(wager=amount, **options)
+        await selection(self.bot, me, kotor2_cards=settings.kotor2_cards)
         assert interaction.channel_id is not None
         row = await services.challenges.create(
             guild_id=guild_id_of(interaction),
@@ -142,19 +176,11 @@ class Pazaak(
             challenger=me.name,
             opponent=them.name,
             wager=amount,
-            turn=turn_timeout,
+            turn=settings.turn_timeout,
             expires=row.expires_at // 1000,
             settings=settings,
         )
-        await answer(
-            interaction,
-            text,
-            view=challenge_view(row.id, lang),
-            ephemeral=False,
-            mention=discord.Object(them.owner_id),
-        )
-        message = await interaction.original_response()
-        await services.challenges.set_message(row.id, message.id)
+        return row, text, them
 
     @app_commands.command(name="collection", description="Show a character's side cards.")
     @app_commands.describe(character="Whose side cards (default: your active character).")

@@ -31,8 +31,11 @@ async def test_the_challenge_shows_its_terms_and_accept_escrows_both_wagers(
         "takes 500 cr. 5 min per turn. The challenge expires <t:…:R>."
     )
     assert challenge.button_labels == ["Accept", "Decline"] and not challenge.ephemeral
-    reply = fake.requests("POST /interactions/{interaction_id}/{interaction_token}/callback")[-1]
-    assert reply.body["data"]["allowed_mentions"]["users"] == [bob.id]
+    # Deferred first (the checks read the database), then filled in, pinging only Bob.
+    deferral = fake.requests("POST /interactions/{interaction_id}/{interaction_token}/callback")
+    assert deferral[-1].body["type"] == 5
+    reply = fake.requests("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")[-1]
+    assert reply.body["allowed_mentions"]["users"] == [bob.id]
     assert (await table.balance("A"), await table.balance("B")) == (1000, 1000)
     assert await live_tables(harness) == []
 

@@ -83,6 +83,8 @@ class InteractionHandle:
         if kind in (MESSAGE, UPDATE):
             return original
         if kind == DEFERRED_MESSAGE:
+            if original.deleted:  # the deferral was taken back: the answer follows up
+                return next(iter(self.followups), None)
             return None if original.loading else original
         if len(original.history) > self.edits_at_ack:
             return original
@@ -93,7 +95,7 @@ class InteractionHandle:
         """Wait for the visible answer: the message sent or updated, the deferred one filled in.
 
         After a deferred update (type 6) it is the message once edited, or the first ephemeral
-        follow-up.
+        follow-up; after a deferred message deleted unfilled, the first follow-up.
         """
 
         def ready() -> FakeMessage | None:

@@ -182,7 +182,12 @@ class InteractionRoutes:
         handle = self._handle(request)
         body, files = body_of(request) or {}, files_of(request)
         original = handle.original
-        if handle.callback_type == DEFERRED_MESSAGE and original is not None and original.loading:
+        if (
+            handle.callback_type == DEFERRED_MESSAGE
+            and original is not None
+            and original.loading
+            and not original.deleted  # deleted: a follow-up is a message of its own
+        ):
             self._edit(original, body, files)  # the first follow-up fills the deferred response
             message = original
         else:
