@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.i18n import Lang, t
 from bot.render.limits import CONTENT_MAX
-from bot.services.outcomes import Character
+
+
+class Character(Protocol):
+    """What a character's card and line show (render knows no services: any such value does)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def owner_id(self) -> int: ...
+    @property
+    def is_npc(self) -> bool: ...
+    @property
+    def luck(self) -> bool: ...
+    @property
+    def gamble(self) -> bool: ...
+    @property
+    def perception(self) -> int: ...
+    @property
+    def side_cards(self) -> tuple[str, ...]: ...
+    @property
+    def selection(self) -> tuple[str, ...]: ...
+
 
 MAX_LISTED = 40
 

@@ -3,18 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 import discord
 
 from bot.i18n import Lang, quote, t
 from bot.render.limits import content, fit
 from bot.rules.money import CURRENCIES, format_amount
-from bot.storage.ledger import LedgerLine
 
 HISTORY_COLOUR = 0xB08D57
 USER_REASONS = frozenset({"grant", "take", "transfer"})
 REASON_MAX = 200
 """The longest reason a payment, grant or take is shown with (what ``/purse`` accepts)."""
+
+
+class LedgerLine(Protocol):
+    """What a line of a purse's history shows (render knows no storage: any such value does)."""
+
+    @property
+    def at(self) -> int: ...
+    @property
+    def amount(self) -> int:
+        """Signed: into the purse is positive."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def table_id(self) -> int | None: ...
+    @property
+    def other_character_id(self) -> int | None: ...
 
 
 def amount(lang: Lang, units: int, currency: str) -> str:

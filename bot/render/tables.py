@@ -3,15 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from bot.i18n import Lang, clip, has, t
 from bot.render.limits import CONTENT_MAX
-from bot.rules.common import POT
+from bot.rules.common import POT, Transfer
 from bot.rules.money import CURRENCIES, format_amount
-from bot.services.outcomes import TableOutcome, TableView
 
 PAGE_SIZE = 10
 """Tables on one page of ``/table list`` (a page stays far below Discord's 2,000 characters)."""
+
+
+class TableView(Protocol):
+    """What a table's line shows (render knows no services: any such value does)."""
+
+    @property
+    def table_id(self) -> int: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def channel_id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def currency(self) -> str: ...
+    @property
+    def seats(self) -> frozenset[int]: ...
+
+
+class TableOutcome(Protocol):
+    """What a table's closing notice shows of the step that closed it: its money."""
+
+    @property
+    def transfers(self) -> tuple[Transfer, ...]: ...
 
 
 def game_name(lang: Lang, game: str) -> str:
