@@ -9,7 +9,6 @@ or, the transaction being rolled back, none of it.
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -26,7 +25,7 @@ from bot.services.games import GameSpec
 from bot.services.snapshots import StateCodec
 from bot.storage import ledger, tables
 from bot.storage.db import Tx
-from bot.storage.errors import DebitRefused, SeatTaken
+from bot.storage.errors import DebitRefused, SeatTaken, UnknownCharacterRow
 from bot.storage.ledger import Leg, Movement, MovementKind
 from bot.storage.tables import Snapshot, Status
 
@@ -161,7 +160,7 @@ async def _accounts(tx: Tx, live: Live, transfers: Sequence[Transfer]) -> dict[A
     characters = {a for t in transfers for a in (t.source, t.target) if isinstance(a, int)}
     try:
         purses = await ledger.purse_accounts(tx, live.guild_id, live.currency, characters)
-    except sqlite3.IntegrityError as exc:  # a purse for a character that does not exist
+    except UnknownCharacterRow as exc:  # a purse for a character that does not exist
         raise UnknownCharacter(characters=sorted(characters)) from exc
     for character, account in purses.items():
         found[character] = account
@@ -220,7 +219,7 @@ async def _update_seats(tx: Tx, spec: GameSpec, before: Live, seats: frozenset[i
         await tables.add_seats(tx, before.id, new, spec.exclusive_seats)
     except SeatTaken as exc:
         raise AlreadyInMatch(character=exc.character_id, table=exc.table_id) from exc
-    except sqlite3.IntegrityError as exc:
+    except UnknownCharacterRow as exc:
         raise UnknownCharacter(characters=sorted(new)) from exc
 
 

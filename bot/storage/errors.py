@@ -78,3 +78,12 @@ class VersionConflict(StorageError):
         self.table_id = table_id
         self.expected = expected
         super().__init__(f"table {table_id} is no longer at version {expected}")
+
+
+class UnknownCharacterRow(StorageError):
+    """A row would name a character that does not exist (its foreign key refused it): a purse or
+    a seat for a character id that was never created."""
+
+    def __init__(self, character_id: int) -> None:
+        super().__init__(f"no character {character_id}")
+        self.character_id = character_id

@@ -9,12 +9,13 @@ ever reads a balance and writes it back.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.storage.db import Tx
-from bot.storage.errors import DebitRefused
+from bot.storage.errors import DebitRefused, UnknownCharacterRow
 
 AccountKind = Literal["purse", "pot", "offering", "world"]
 MovementKind = Literal["grant", "take", "transfer", "stake", "payout", "refund", "offering"]
@@ -69,11 +70,14 @@ async def purse_accounts(
     found = {int(c): int(a) for c, a in rows}
     for character_id in wanted:
         if character_id not in found:
-            found[character_id] = await tx.insert(
-                "INSERT INTO accounts (kind, guild_id, currency, character_id) "
-                "VALUES ('purse', ?, ?, ?)",
-                (guild_id, currency, character_id),
-            )
+            try:
+                found[character_id] = await tx.insert(
+                    "INSERT INTO accounts (kind, guild_id, currency, character_id) "
+                    "VALUES ('purse', ?, ?, ?)",
+                    (guild_id, currency, character_id),
+                )
+            except sqlite3.IntegrityError as exc:  # the foreign key: no such character
+                raise UnknownCharacterRow(character_id) from exc
     return found
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.storage.db import Row, Tx
-from bot.storage.errors import SeatTaken, VersionConflict
+from bot.storage.errors import SeatTaken, UnknownCharacterRow, VersionConflict
 
 Status = Literal["open", "running", "finished", "cancelled"]
 LIVE: tuple[Status, ...] = ("open", "running")
@@ -262,7 +262,9 @@ async def add_seats(tx: Tx, table_id: int, character_ids: Iterable[int], exclusi
                 "SELECT table_id FROM table_seats WHERE character_id = ? AND exclusive = 1",
                 (character_id,),
             )
-            raise SeatTaken(character_id, None if other is None else int(other)) from exc
+            if other is None:  # no exclusive seat: the character itself is missing
+                raise UnknownCharacterRow(character_id) from exc
+            raise SeatTaken(character_id, int(other)) from exc
 
 
 async def remove_seats(tx: Tx, table_id: int, character_ids: Iterable[int]) -> None:
