@@ -17,16 +17,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import gate
 from bot.config import Settings
 from bot.i18n import Translator
-from bot.replies import MalformedInteraction, report
 from bot.services import CharacterService, GuildService, PurseService, TableService
 from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock, Sleeper, wall_clock, wall_sleeper
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
 from bot.timers import TurnTimers
+from cogs import gate
+from cogs.replies import MalformedInteraction, report
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class Services:
 class SzulerniaTree(app_commands.CommandTree["SzulerniaBot"]):
     async def interaction_check(self, interaction: discord.Interaction[SzulerniaBot], /) -> bool:
         """Refuse, ephemerally and with a WARNING only, a payload that breaks what its command
-        declares (see :mod:`bot.gate`): it never reaches discord.py's parsing or the cog."""
+        declares (see :mod:`cogs.gate`): it never reaches discord.py's parsing or the cog."""
         refusal = gate.check(self, interaction)
         if refusal is None:
             return True

@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from bot.i18n import Lang, t
 from bot.render import characters as render
-from bot.replies import answer, bot_of, guarded, lang_of
 from bot.rules.money import CURRENCIES, format_amount
 from bot.services.errors import CharacterSeated, NotOwner
 from cogs.common import (
@@ -28,6 +27,7 @@ from cogs.common import (
     my_names,
     require_gm,
 )
+from cogs.replies import answer, bot_of, guarded, lang_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

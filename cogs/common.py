@@ -11,11 +11,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.replies import Refused, bot_of
 from bot.services.outcomes import Character
+from cogs.replies import Refused, bot_of
 
 # The bounds of the options many commands share. Every option is bounded (Discord's clients
-# honour these; ``bot.gate`` refuses a payload that breaks them).
+# honour these; ``cogs.gate`` refuses a payload that breaks them).
 NAME_OPTION_MAX = 64  # the service allows 32 and says so; longer is cut off by the client
 AMOUNT_OPTION_MAX = 100  # bot.rules.money reads no longer amount
 MAX_TABLE_ID = 2**53 - 1  # Discord's largest integer option; table ids are SQLite rowids

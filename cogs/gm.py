@@ -16,9 +16,9 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render import tables as render
-from bot.replies import Refused, answer, bot_of, guarded, lang_of
 from bot.services.errors import UnknownTable
 from cogs.common import TableNumber, guild_id_of, page_button, require_gm
+from cogs.replies import Refused, answer, bot_of, guarded, lang_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

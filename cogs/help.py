@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import Lang, command_name, t
-from bot.replies import answer, bot_of, lang_of
+from cogs.replies import answer, bot_of, lang_of
 
 SECTIONS = ("gm", "step.characters", "step.coins", "step.play", "rules", "language")
 COLOUR = discord.Colour.dark_gold()

@@ -15,7 +15,6 @@ from discord.ext import commands
 
 from bot.i18n import Lang, t
 from bot.render import purse as render
-from bot.replies import answer, bot_of, guarded, lang_of
 from bot.rules.money import parse_money
 from bot.services.outcomes import Character
 from cogs.common import (
@@ -29,6 +28,7 @@ from cogs.common import (
     page_button,
     require_gm,
 )
+from cogs.replies import answer, bot_of, guarded, lang_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.replies import Refused
 from bot.rules import pegaz
 from bot.rules.pegaz_state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from cogs.pegaz import inputs
+from cogs.replies import Refused
 
 dice = st.sampled_from(pegaz.DICE)
 digits = st.text(alphabet="0123456789", min_size=1, max_size=7000)

@@ -39,7 +39,6 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import Lang
-from bot.replies import Refused, report
 from bot.rules.common import NotSeated, NotYourTurn
 from bot.services.errors import StaleAction, UnknownTable
 from bot.services.outcomes import TableOutcome, TableView
@@ -49,6 +48,7 @@ from cogs.common import is_gm
 from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, deferred_update, grammar
 from cogs.kit.publisher import Publisher
+from cogs.replies import Refused, report
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.replies import send_dm
 from bot.services.outcomes import TableView
 from bot.services.surfaces import HandMark, Marks
 from cogs.kit.announce import Announcer, with_lines
 from cogs.kit.frame import Draft, Hand, Post, Scene
 from cogs.kit.ids import deferred_update, on_channel_message, table_of
+from cogs.replies import send_dm
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

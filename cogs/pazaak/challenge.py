@@ -25,7 +25,6 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render import pazaak_text
-from bot.replies import Refused, answer, lang_of, report
 from bot.rules import pazaak
 from bot.rules.pazaak import SideCard
 from bot.services.challenges import ChallengeRow, ChallengeStatus
@@ -42,6 +41,7 @@ from cogs.kit.cog import TableKit
 from cogs.kit.ids import Target, grammar
 from cogs.pazaak.common import controls
 from cogs.pazaak.views import CHALLENGE_PREFIX
+from cogs.replies import Refused, answer, lang_of, report
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

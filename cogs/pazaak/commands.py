@@ -13,7 +13,6 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render import pazaak_text
-from bot.replies import Refused, answer, lang_of
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, parse_amount
 from bot.services.challenges import ChallengeRow
@@ -35,6 +34,7 @@ from cogs.pazaak.deck import DeckModal
 from cogs.pazaak.moves import MatchActs
 from cogs.pazaak.scene import PazaakScene
 from cogs.pazaak.views import PREFIX, challenge_view
+from cogs.replies import Refused, answer, lang_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

@@ -17,12 +17,12 @@ import discord
 from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.render import pazaak_text
-from bot.replies import answer, bot_of, report
 from bot.rules.pazaak import ALL_SIDE_CARDS, SELECTION_SIZE, SideCard
 from bot.services.errors import InvalidSideCards
 from bot.services.outcomes import Character
 from cogs.common import is_gm
 from cogs.pazaak.challenge import deck_refusal
+from cogs.replies import answer, bot_of, report
 
 MAX_OPTIONS = 25
 GROUPS: tuple[tuple[str, frozenset[str]], ...] = (

@@ -20,13 +20,13 @@ from typing import Any
 
 from bot.i18n import t
 from bot.render import pazaak as render
-from bot.replies import answer
 from bot.rules import pazaak
 from bot.rules.common import GameOver, NotSeated
 from bot.services.errors import StaleAction
 from bot.services.outcomes import TableOutcome
 from cogs.kit.cog import Click, TableKit, act
 from cogs.pazaak.views import forfeit_view, hand_version, hand_view, playable, values_view
+from cogs.replies import answer
 
 
 def _names(click: Click) -> dict[int, str]:

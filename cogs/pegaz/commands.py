@@ -16,7 +16,6 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render.pegaz import odds_embed
 from bot.render.pegaz_events import mention_of
-from bot.replies import Refused, answer, bot_of, lang_of
 from bot.rules import pegaz
 from bot.rules.pegaz_state import MAX_DETECTION_MODIFIER, MAX_EXCHANGES
 from bot.services.errors import UnknownTable
@@ -37,6 +36,7 @@ from cogs.pegaz.scene import PegazScene, mentions
 from cogs.pegaz.seating import Seating
 from cogs.pegaz.turns import Turns
 from cogs.pegaz.views import PREFIX
+from cogs.replies import Refused, answer, bot_of, lang_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot

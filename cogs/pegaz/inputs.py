@@ -6,11 +6,11 @@ import re
 import unicodedata
 from typing import Literal
 
-from bot.replies import Refused
 from bot.rules import pegaz
 from bot.rules.common import InvalidSettings
 from bot.rules.money import WARHAMMER, parse_amount
 from bot.rules.pegaz_state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from cogs.replies import Refused
 
 NO_LIMIT = frozenset({"none", "no", "unlimited", "-", "∞", "brak", "bez", "bez limitu", "nie"})
 HAND_TEXT_MAX = 100

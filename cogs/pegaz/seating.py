@@ -9,7 +9,6 @@ import discord
 
 from bot.i18n import t
 from bot.render.pegaz import hand_embed, money
-from bot.replies import Refused, answer, lang_of
 from bot.rules import pegaz
 from bot.services.errors import NotOwner
 from bot.services.outcomes import Character, TableView
@@ -17,6 +16,7 @@ from cogs.common import acting_character, guild_id_of, own_characters
 from cogs.kit.cog import Click, Roster, TableKit, act
 from cogs.pegaz.scene import who_of
 from cogs.pegaz.views import character_pick_view, choices_view
+from cogs.replies import Refused, answer, lang_of
 
 CURRENCY = "wh"
 

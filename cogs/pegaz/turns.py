@@ -9,7 +9,6 @@ import re
 from bot.i18n import t
 from bot.render.pegaz import card, hand_embed, money
 from bot.render.pegaz_events import caught_note
-from bot.replies import answer
 from bot.rules import pegaz
 from bot.rules.common import InsufficientFunds, NotSeated
 from bot.services.errors import StaleAction
@@ -18,6 +17,7 @@ from cogs.kit.cog import Click, TableKit, act
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import who_of
 from cogs.pegaz.views import check_view, confirm_view, exchange_modal
+from cogs.replies import answer
 
 _SHIFT = re.compile(r"([0-2])([+-][12])")
 

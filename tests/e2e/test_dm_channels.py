@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.replies import send_dm
+from cogs.replies import send_dm
 from tests.fakediscord import BotHarness, FakeDiscord
 
 OPEN_DM = "POST /users/@me/channels"

@@ -5,7 +5,7 @@ Discord's clients honour an option's type, ``required``, range, length and choic
 trusts whatever arrives: a string where a number belongs, a 10,000-character ``reason``, an
 ``exchanges`` of 10^30, a role id that is no snowflake or that Discord did not resolve. Each of
 those would reach the command (or crash discord.py's own parsing); here it becomes a
-:class:`~bot.replies.Refused` that names the option, as the user's client shows it.
+:class:`~cogs.replies.Refused` that names the option, as the user's client shows it.
 
 The declarations are read from the command tree (``app_commands.Range``, ``choices``,
 ``Literal``), so an option is enforced here exactly as it is synced to Discord.
@@ -23,7 +23,7 @@ from discord import AppCommandOptionType as Opt
 from discord import app_commands
 
 from bot.i18n import command_strings, valid_name
-from bot.replies import Refused
+from cogs.replies import Refused
 
 SNOWFLAKE = re.compile(r"[0-9]{1,20}")
 MAX_SNOWFLAKE = 2**64 - 1
