@@ -4,7 +4,7 @@ reach a public embed (the board shows hands only by their size)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -185,37 +185,73 @@ def _seat_text(player: pazaak.PlayerState, on_turn: bool, lang: Lang) -> str:
 def log_lines(
     events: Sequence[Any], state: pazaak.PazaakState, names: Names, lang: Lang
 ) -> list[str]:
-    """One line per move worth telling: draws, cards played, stands, timeouts, set changes."""
+    """One line per move worth telling: draws, cards played, stands, timeouts, set changes.
+
+    Each event type's line is one small function, found by the event's exact type in ``_LOG``
+    (as the reducer finds its step); a type not there says nothing.
+    """
     lines: list[str] = []
     for event in events:
-        line = _log_line(event, state, names, lang)
+        handler = _LOG.get(type(event))
+        line = handler(event, state, names, lang) if handler else None
         if line:
             lines.append(line)
     return lines
 
 
-def _log_line(event: Any, state: pazaak.PazaakState, names: Names, lang: Lang) -> str | None:
-    if isinstance(event, pazaak.CardDrawn):
-        return t(lang, "pazaak.log.drew", name=names[event.player], value=event.value)
-    if isinstance(event, pazaak.CardPlayed):
-        card = played_text(event.card, event.value, lang)
-        return t(lang, "pazaak.log.played", name=names[event.player], card=card)
-    if isinstance(event, pazaak.TurnEnded) and event.how == "end_turn":
-        return t(lang, "pazaak.log.ended_turn", name=names[event.player])
-    if isinstance(event, pazaak.Stood):
-        if event.reason == "timeout":
-            seat = seat_of(state, event.player)
-            count = state.players[seat].timeouts if seat is not None else 0
-            limit = state.settings.timeouts_to_forfeit
-            return t(lang, "pazaak.log.timeout", name=names[event.player], count=count, max=limit)
-        return t(lang, f"pazaak.log.{event.reason}", name=names[event.player])
-    if isinstance(event, pazaak.SetEnded):
-        if event.winner is None:
-            return t(lang, "pazaak.log.set_tied", set=event.set_number)
-        return t(lang, "pazaak.log.set_won", set=event.set_number, name=names[event.winner])
-    if isinstance(event, pazaak.SetStarted) and event.set_number > 1:
-        return t(lang, "pazaak.log.set_started", set=event.set_number, name=names[event.starter])
-    return None
+def _drawn(event: pazaak.CardDrawn, state: pazaak.PazaakState, names: Names, lang: Lang) -> str:
+    return t(lang, "pazaak.log.drew", name=names[event.player], value=event.value)
+
+
+def _played(event: pazaak.CardPlayed, state: pazaak.PazaakState, names: Names, lang: Lang) -> str:
+    card = played_text(event.card, event.value, lang)
+    return t(lang, "pazaak.log.played", name=names[event.player], card=card)
+
+
+def _turn_ended(
+    event: pazaak.TurnEnded, state: pazaak.PazaakState, names: Names, lang: Lang
+) -> str | None:
+    """Only a plain end of turn: a stand or a timeout is told by the ``Stood`` after it (or by
+    the match's end)."""
+    if event.how != "end_turn":
+        return None
+    return t(lang, "pazaak.log.ended_turn", name=names[event.player])
+
+
+def _stood(event: pazaak.Stood, state: pazaak.PazaakState, names: Names, lang: Lang) -> str:
+    if event.reason == "timeout":
+        seat = seat_of(state, event.player)
+        count = state.players[seat].timeouts if seat is not None else 0
+        limit = state.settings.timeouts_to_forfeit
+        return t(lang, "pazaak.log.timeout", name=names[event.player], count=count, max=limit)
+    return t(lang, f"pazaak.log.{event.reason}", name=names[event.player])
+
+
+def _set_ended(event: pazaak.SetEnded, state: pazaak.PazaakState, names: Names, lang: Lang) -> str:
+    if event.winner is None:
+        return t(lang, "pazaak.log.set_tied", set=event.set_number)
+    return t(lang, "pazaak.log.set_won", set=event.set_number, name=names[event.winner])
+
+
+def _set_started(
+    event: pazaak.SetStarted, state: pazaak.PazaakState, names: Names, lang: Lang
+) -> str | None:
+    """From the second set on: the first begins with the match."""
+    if event.set_number <= 1:
+        return None
+    return t(lang, "pazaak.log.set_started", set=event.set_number, name=names[event.starter])
+
+
+_LOG: dict[type[Any], Callable[[Any, pazaak.PazaakState, Names, Lang], str | None]] = {
+    pazaak.CardDrawn: _drawn,
+    pazaak.CardPlayed: _played,
+    pazaak.TurnEnded: _turn_ended,
+    pazaak.Stood: _stood,
+    pazaak.SetEnded: _set_ended,
+    pazaak.SetStarted: _set_started,
+}
+"""The log line of each event type that has one. The others say nothing here: MatchStarted,
+HandDealt (a secret), TurnStarted and MatchEnded (announced by :func:`match_result`)."""
 
 
 # --- results ------------------------------------------------------------------------------------

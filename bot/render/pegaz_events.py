@@ -3,11 +3,15 @@
 ``public_lines`` shows only what everyone may see (rules' ``audience(event) == "public"``, plus
 that a player timed out); private cards are never read here. ``gm_lines`` is the GM's DM: every
 detection roll, and a cheat awaiting a ruling.
+
+Each event type's text is one small function, found by the event's exact type in the tables
+``_PUBLIC`` and ``_GM`` (as the reducer finds its step); a type in neither says nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bot.i18n import Lang, t
 from bot.render.pegaz import Roster, cards, comparison, hand_name, money, name_of
@@ -71,85 +75,74 @@ def _turn(event: pegaz.TurnStarted, roster: Roster, lang: Lang) -> str:
     )
 
 
-def _line(event: pegaz.Event, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str | None:
-    if isinstance(event, pegaz.Joined):
-        return t(
-            lang,
-            "pegaz.ev.joined",
-            name=name_of(roster, event.player),
-            ante=money(event.ante, lang),
-        )
-    if isinstance(event, pegaz.Left):
-        return t(
-            lang,
-            "pegaz.ev.left",
-            name=name_of(roster, event.player),
-            refund=money(event.refund, lang),
-        )
-    if isinstance(event, pegaz.Started):
-        # The pot as the game begins: the antes (nothing else is paid in the starting step, which
-        # may also end the game and empty the pot) plus any pot carried over.
-        pot = state.settings.carried_pot + sum(seat.paid for seat in state.seats)
-        return t(lang, "pegaz.ev.started", players=len(state.seats), pot=money(pot, lang))
-    if isinstance(event, pegaz.ModifierChosen):
-        return (
-            t(lang, "pegaz.ev.kept_timeout", name=name_of(roster, event.player))
-            if event.timeout
-            else None
-        )
-    if isinstance(event, pegaz.Caught):
-        return t(
-            lang,
-            "pegaz.ev.caught",
-            catchers=_names(roster, event.caught_by, lang),
-            name=name_of(roster, event.cheater),
-        )
-    if isinstance(event, pegaz.Expelled):
-        return t(lang, "pegaz.ev.expelled", name=name_of(roster, event.player))
-    if isinstance(event, pegaz.RulingRequested):
-        return t(lang, "pegaz.ev.ruling", name=name_of(roster, event.cheater))
-    if isinstance(event, pegaz.Ruled):
-        return (
-            None
-            if event.expel
-            else t(lang, "pegaz.ev.pardoned", name=name_of(roster, event.cheater))
-        )
-    if isinstance(event, pegaz.Exchanged):
-        return t(
-            lang,
-            f"pegaz.ev.exchanged.{len(event.cards)}",
-            name=name_of(roster, event.player),
-            price=money(event.price, lang),
-            stake=money(event.stake, lang),
-        )
-    if isinstance(event, pegaz.Reshuffled):
-        return t(lang, "pegaz.ev.reshuffled", count=event.count)
-    if isinstance(event, pegaz.Checked):
-        return _checked(event, state, roster, lang)
-    if isinstance(event, pegaz.Folded):
-        price = state.stake * (3 if event.reason == "cannot_check" else 1)
-        return t(
-            lang,
-            f"pegaz.ev.folded.{event.reason}",
-            name=name_of(roster, event.player),
-            price=money(price, lang),
-        )
-    if isinstance(event, pegaz.GameEnded):
-        return _ended(event, roster, lang)
-    if isinstance(event, pegaz.Offered):
-        key = "timeout" if event.timeout else "yes" if event.accepted else "no"
-        return t(
-            lang,
-            f"pegaz.ev.offered.{key}",
-            name=name_of(roster, event.player),
-            amount=money(event.amount, lang),
-        )
-    if isinstance(event, pegaz.Cancelled):
-        if not event.refunds:
-            return t(lang, "pegaz.ev.cancelled")
-        refunds = ", ".join(f"{name_of(roster, p)} {money(a, lang)}" for p, a in event.refunds)
-        return t(lang, "pegaz.ev.cancelled_refunds", refunds=refunds)
-    return None  # TableOpened, TurnStarted (not current), and the private or GM-only events
+def _joined(event: pegaz.Joined, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    return t(
+        lang, "pegaz.ev.joined", name=name_of(roster, event.player), ante=money(event.ante, lang)
+    )
+
+
+def _left(event: pegaz.Left, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    return t(
+        lang, "pegaz.ev.left", name=name_of(roster, event.player), refund=money(event.refund, lang)
+    )
+
+
+def _started(event: pegaz.Started, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    # The pot as the game begins: the antes (nothing else is paid in the starting step, which
+    # may also end the game and empty the pot) plus any pot carried over.
+    pot = state.settings.carried_pot + sum(seat.paid for seat in state.seats)
+    return t(lang, "pegaz.ev.started", players=len(state.seats), pot=money(pot, lang))
+
+
+def _modifier_chosen(
+    event: pegaz.ModifierChosen, state: pegaz.PegazState, roster: Roster, lang: Lang
+) -> str | None:
+    """Only a timeout is told: what was chosen is the player's secret."""
+    if not event.timeout:
+        return None
+    return t(lang, "pegaz.ev.kept_timeout", name=name_of(roster, event.player))
+
+
+def _caught(event: pegaz.Caught, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    return t(
+        lang,
+        "pegaz.ev.caught",
+        catchers=_names(roster, event.caught_by, lang),
+        name=name_of(roster, event.cheater),
+    )
+
+
+def _expelled(event: pegaz.Expelled, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    return t(lang, "pegaz.ev.expelled", name=name_of(roster, event.player))
+
+
+def _ruling_requested(
+    event: pegaz.RulingRequested, state: pegaz.PegazState, roster: Roster, lang: Lang
+) -> str:
+    return t(lang, "pegaz.ev.ruling", name=name_of(roster, event.cheater))
+
+
+def _ruled(event: pegaz.Ruled, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str | None:
+    """A pardon is told here; an expulsion by the :class:`~bot.rules.pegaz.Expelled` after it."""
+    if event.expel:
+        return None
+    return t(lang, "pegaz.ev.pardoned", name=name_of(roster, event.cheater))
+
+
+def _exchanged(event: pegaz.Exchanged, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    return t(
+        lang,
+        f"pegaz.ev.exchanged.{len(event.cards)}",
+        name=name_of(roster, event.player),
+        price=money(event.price, lang),
+        stake=money(event.stake, lang),
+    )
+
+
+def _reshuffled(
+    event: pegaz.Reshuffled, state: pegaz.PegazState, roster: Roster, lang: Lang
+) -> str:
+    return t(lang, "pegaz.ev.reshuffled", count=event.count)
 
 
 def _checked(event: pegaz.Checked, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
@@ -179,7 +172,17 @@ def _checked(event: pegaz.Checked, state: pegaz.PegazState, roster: Roster, lang
     return "\n".join(lines)
 
 
-def _ended(event: pegaz.GameEnded, roster: Roster, lang: Lang) -> str:
+def _folded(event: pegaz.Folded, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    price = state.stake * (3 if event.reason == "cannot_check" else 1)
+    return t(
+        lang,
+        f"pegaz.ev.folded.{event.reason}",
+        name=name_of(roster, event.player),
+        price=money(price, lang),
+    )
+
+
+def _ended(event: pegaz.GameEnded, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
     names = _names(roster, event.players, lang)
     if event.expelled:
         return t(
@@ -194,6 +197,50 @@ def _ended(event: pegaz.GameEnded, roster: Roster, lang: Lang) -> str:
         for p, a in zip(event.players, event.amounts, strict=True)
     )
     return t(lang, "pegaz.ev.split", names=names, shares=shares)
+
+
+def _offered(event: pegaz.Offered, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    key = "timeout" if event.timeout else "yes" if event.accepted else "no"
+    return t(
+        lang,
+        f"pegaz.ev.offered.{key}",
+        name=name_of(roster, event.player),
+        amount=money(event.amount, lang),
+    )
+
+
+def _cancelled(event: pegaz.Cancelled, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str:
+    if not event.refunds:
+        return t(lang, "pegaz.ev.cancelled")
+    refunds = ", ".join(f"{name_of(roster, p)} {money(a, lang)}" for p, a in event.refunds)
+    return t(lang, "pegaz.ev.cancelled_refunds", refunds=refunds)
+
+
+_PUBLIC: dict[type[Any], Callable[[Any, pegaz.PegazState, Roster, Lang], str | None]] = {
+    pegaz.Joined: _joined,
+    pegaz.Left: _left,
+    pegaz.Started: _started,
+    pegaz.ModifierChosen: _modifier_chosen,
+    pegaz.Caught: _caught,
+    pegaz.Expelled: _expelled,
+    pegaz.RulingRequested: _ruling_requested,
+    pegaz.Ruled: _ruled,
+    pegaz.Exchanged: _exchanged,
+    pegaz.Reshuffled: _reshuffled,
+    pegaz.Checked: _checked,
+    pegaz.Folded: _folded,
+    pegaz.GameEnded: _ended,
+    pegaz.Offered: _offered,
+    pegaz.Cancelled: _cancelled,
+}
+"""The channel's line of each event type that has one. The others say nothing here: TableOpened,
+FundsSynced, the private and GM-only events, and a TurnStarted (:func:`public_lines` tells only
+the turn that is current)."""
+
+
+def _line(event: pegaz.Event, state: pegaz.PegazState, roster: Roster, lang: Lang) -> str | None:
+    handler = _PUBLIC.get(type(event))
+    return handler(event, state, roster, lang) if handler else None
 
 
 def caught_note(events: Sequence[pegaz.Event], player: int, lang: Lang) -> str | None:
@@ -211,32 +258,41 @@ def gm_lines(
     """The GM's DM about one step: every detection test, and a cheat to rule on."""
     lines: list[str] = []
     for event in events:
-        if isinstance(event, pegaz.Detection):
-            lines.append(
-                t(lang, "pegaz.gm.detection", table=table_id, name=name_of(roster, event.cheater))
-            )
-            for roll in event.rolls:
-                key = "pegaz.gm.roll_caught" if roll.success else "pegaz.gm.roll_missed"
-                lines.append(
-                    t(
-                        lang,
-                        key,
-                        name=name_of(roster, roll.player),
-                        roll=roll.roll,
-                        target=roll.target,
-                    )
-                )
-            if not event.rolls:
-                lines.append(t(lang, "pegaz.gm.no_watchers"))
-        elif isinstance(event, pegaz.RulingRequested):
-            lines.append(
-                t(
-                    lang,
-                    "pegaz.gm.ruling",
-                    table=table_id,
-                    name=name_of(roster, event.cheater),
-                    n=event.card + 1,
-                    delta=f"{event.delta:+d}",
-                )
-            )
+        handler = _GM.get(type(event))
+        if handler:
+            lines += handler(event, roster, lang, table_id)
     return lines
+
+
+def _detection(event: pegaz.Detection, roster: Roster, lang: Lang, table_id: int) -> list[str]:
+    lines = [t(lang, "pegaz.gm.detection", table=table_id, name=name_of(roster, event.cheater))]
+    for roll in event.rolls:
+        key = "pegaz.gm.roll_caught" if roll.success else "pegaz.gm.roll_missed"
+        lines.append(
+            t(lang, key, name=name_of(roster, roll.player), roll=roll.roll, target=roll.target)
+        )
+    if not event.rolls:
+        lines.append(t(lang, "pegaz.gm.no_watchers"))
+    return lines
+
+
+def _gm_ruling(
+    event: pegaz.RulingRequested, roster: Roster, lang: Lang, table_id: int
+) -> list[str]:
+    return [
+        t(
+            lang,
+            "pegaz.gm.ruling",
+            table=table_id,
+            name=name_of(roster, event.cheater),
+            n=event.card + 1,
+            delta=f"{event.delta:+d}",
+        )
+    ]
+
+
+_GM: dict[type[Any], Callable[[Any, Roster, Lang, int], list[str]]] = {
+    pegaz.Detection: _detection,
+    pegaz.RulingRequested: _gm_ruling,
+}
+"""The GM's lines of each event type that has some."""
