@@ -163,7 +163,6 @@ __all__ = [
     "UnknownSideCard",
     "apply",
     "card_value",
-    "current_player",
     "dump_events",
     "fold",
     "is_over",
@@ -173,7 +172,6 @@ __all__ = [
     "parse_side_card",
     "parse_side_cards",
     "replay",
-    "set_results",
     "settings_from",
     "table_total",
     "transfers",
@@ -353,16 +351,6 @@ def _end_set(
 
 def is_over(state: PazaakState) -> bool:
     return state.phase == "over"
-
-
-def current_player(state: PazaakState) -> int | None:
-    """The id of the player whose turn it is, or None when the match is over."""
-    return state.current_player
-
-
-def set_results(state: PazaakState) -> tuple[SetResult, ...]:
-    """Every finished set so far, in order."""
-    return state.results
 
 
 def legal_actions(state: PazaakState) -> list[Action]:

@@ -107,7 +107,6 @@ from bot.rules.pegaz_cards import (
     rank,
     rank_key,
     shift,
-    tie_probability,
 )
 from bot.rules.pegaz_engine import (
     apply,
@@ -144,8 +143,6 @@ from bot.rules.pegaz_events import (
     transfers,
 )
 from bot.rules.pegaz_moves import (
-    active_players,
-    awaiting_ruling,
     check_price,
     checks_allowed,
     exchange_price,
@@ -160,7 +157,6 @@ from bot.rules.pegaz_moves import (
     seat_of,
     stake_bounds,
     to_act,
-    visible_hand,
     whose_turn,
 )
 from bot.rules.pegaz_reducer import (
@@ -265,10 +261,8 @@ __all__ = [
     "TableOpened",
     "Timeout",
     "TurnStarted",
-    "active_players",
     "apply",
     "audience",
-    "awaiting_ruling",
     "beat_probability",
     "category_odds",
     "check_price",
@@ -297,10 +291,8 @@ __all__ = [
     "seat_of",
     "shift",
     "stake_bounds",
-    "tie_probability",
     "to_act",
     "transfers",
-    "visible_hand",
     "whose_turn",
 ]
 

@@ -263,8 +263,3 @@ def hand_odds(hand: Sequence[int], die: int, source: Source) -> HandOdds:
 def beat_probability(hand: Sequence[int], die: int, source: Source) -> Fraction:
     """P(``hand`` beats one random opposing hand)."""
     return hand_odds(hand, die, source).win
-
-
-def tie_probability(hand: Sequence[int], die: int, source: Source) -> Fraction:
-    """P(one random opposing hand is exactly as strong as ``hand``)."""
-    return hand_odds(hand, die, source).tie

@@ -69,20 +69,6 @@ def hand_of(state: PegazState, player: int) -> tuple[int, ...]:
     return seat_of(state, player).hand
 
 
-def visible_hand(state: PegazState, viewer: int, player: int) -> tuple[int, ...] | None:
-    """What ``viewer`` may see of ``player``'s hand: their own cards, or nothing."""
-    return hand_of(state, player) if viewer == player else None
-
-
-def active_players(state: PegazState) -> tuple[int, ...]:
-    return tuple(s.player for s in state.seats if s.status is SeatStatus.ACTIVE)
-
-
-def awaiting_ruling(state: PegazState) -> tuple[int, ...]:
-    """Caught cheaters the GM must rule on before the game goes on."""
-    return state.rulings
-
-
 def whose_turn(state: PegazState) -> int | None:
     """The player who must exchange, check or fold now, if anyone."""
     if state.phase not in (Phase.EXCHANGE, Phase.CHECKS) or state.turn is None or state.rulings:

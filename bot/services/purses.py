@@ -1,4 +1,4 @@
-"""Purses: balances, GM grants and takes, payments between characters, offerings, history.
+"""Purses: balances, GM grants and takes, payments between characters, history.
 
 Every movement is one ledger movement (see ``bot.storage.ledger``) written in its own
 transaction. A GM grant comes from the guild's "world" account and a take goes back to it, so the
@@ -73,21 +73,6 @@ class PurseService:
             source_id, target_id, currency, amount, actor_id, "transfer", reason, as_gm=as_gm
         )
 
-    async def offer(
-        self,
-        character_id: int,
-        currency: str,
-        amount: int,
-        *,
-        actor_id: int,
-        as_gm: bool = False,
-        reason: str = "",
-    ) -> Receipt:
-        """An offering to Ranald: the coins leave the economy into the guild's offerings."""
-        return await self._move(
-            character_id, "offering", currency, amount, actor_id, "offering", reason, as_gm=as_gm
-        )
-
     async def history(
         self, character_id: int, currency: str, *, before: int | None = None, limit: int = 10
     ) -> HistoryPage:
@@ -112,7 +97,7 @@ class PurseService:
     async def _move(
         self,
         source: int | None,
-        target: int | str | None,
+        target: int | None,
         currency: str,
         amount: int,
         actor_id: int,
@@ -121,21 +106,24 @@ class PurseService:
         *,
         as_gm: bool = True,
     ) -> Receipt:
-        """Move between purses (ids), the world (None) and the offerings ("offering")."""
+        """Move between purses (ids) and the world (None).
+
+        Offerings to Ranald are not made here: a game step moves them with its event.
+        """
         _check_currency(currency)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise AmountNotPositive(amount=amount)
         movement = Movement(self._clock(), actor_id, kind, reason or kind, currency)
         async with self._db.transaction() as tx:
             payer = None if source is None else await _character(tx, source)
-            payee = await _character(tx, target) if isinstance(target, int) else None
+            payee = None if target is None else await _character(tx, target)
             guild = (payer or payee or _never()).guild_id
             if payer is not None and payee is not None and payee.guild_id != payer.guild_id:
                 raise UnknownCharacter(character=payee.id)
             if payer is not None and not as_gm and payer.owner_id != actor_id:
                 raise NotOwner(character=payer.id, user=actor_id)
-            src = await _account(tx, guild, currency, payer, "world")
-            dst = await _account(tx, guild, currency, payee, "offering" if target else "world")
+            src = await _account(tx, guild, currency, payer)
+            dst = await _account(tx, guild, currency, payee)
             try:
                 movement_id = await ledger.move(tx, src, dst, amount, movement)
             except DebitRefused as exc:
@@ -158,12 +146,11 @@ async def _character(tx: Tx, character_id: int) -> CharacterRow:
     return found
 
 
-async def _account(
-    tx: Tx, guild: int, currency: str, who: CharacterRow | None, otherwise: ledger.GuildAccountKind
-) -> int:
+async def _account(tx: Tx, guild: int, currency: str, who: CharacterRow | None) -> int:
+    """The character's purse, or the guild's world account for None."""
     if who is not None:
         return await ledger.purse_account(tx, guild, currency, who.id)
-    return await ledger.guild_account(tx, guild, otherwise, currency)
+    return await ledger.guild_account(tx, guild, "world", currency)
 
 
 def _check_currency(currency: str) -> None:

@@ -16,7 +16,6 @@ from bot.storage.db import Row, Tx
 from bot.storage.errors import SeatTaken, UnknownCharacterRow, VersionConflict
 
 Status = Literal["open", "running", "finished", "cancelled"]
-LIVE: tuple[Status, ...] = ("open", "running")
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, currency, settings, status, version, message_id, "

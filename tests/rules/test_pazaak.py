@@ -174,7 +174,7 @@ def test_a_tie_without_tiebreaker_scores_nothing() -> None:
     state, events = play(rigged((10, 10, 10, 10)), EndTurn(A), EndTurn(B), EndTurn(A), EndTurn(B))
     assert set_end(events) == SetEnded(1, None, "tie", (20, 20))
     assert [p.sets_won for p in state.players] == [0, 0]
-    assert state.set_number == 2 and pz.set_results(state)[0].winner is None
+    assert state.set_number == 2 and state.results[0].winner is None
 
 
 # --- side cards ---------------------------------------------------------------------------------

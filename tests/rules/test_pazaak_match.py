@@ -218,7 +218,7 @@ def test_first_to_the_sets_to_win_takes_the_pot() -> None:
     state, events = play(state, EndTurn(A))
     assert events[-2:] == [SetEnded(1, B, "bust", (24, 10)), MatchEnded(B, 100, "sets")]
     assert pz.transfers(events[-1]) == (Transfer(POT, B, 100, "payout"),)
-    assert state.winner == B and state.pot == 0 and pz.set_results(state)[0].winner == B
+    assert state.winner == B and state.pot == 0 and state.results[0].winner == B
 
 
 def test_events_round_trip_through_json() -> None:

@@ -261,7 +261,7 @@ def test_money_is_conserved_when_everyone_is_expelled(
     g.do(pz.Start(1), rng)
     for p in purses:
         g.do(pz.Cheat(p, rng.randrange(3), rng.choice((-2, 2))), rng)
-    assert set(pz.awaiting_ruling(g.state)) == set(purses)  # Perception 100 catches every cheat
+    assert set(g.state.rulings) == set(purses)  # Perception 100 catches every cheat
     order = list(purses)
     rng.shuffle(order)
     for p in order:

@@ -118,6 +118,11 @@ class DeckWatch:
             assert seat.dealt == tuple(self.held.get(seat.player, ())) or not seat.hand
 
 
+def _active(state: pz.PegazState) -> set[int]:
+    """The players still in the game (not folded, out or expelled)."""
+    return {s.player for s in state.seats if s.status is pz.SeatStatus.ACTIVE}
+
+
 def play(seed_rng: random.Random, config: pz.PegazSettings, n: int) -> None:
     rng = random.Random(seed_rng.randrange(2**32))
     state, events = pz.new_table(config)
@@ -133,7 +138,7 @@ def play(seed_rng: random.Random, config: pz.PegazSettings, n: int) -> None:
     events += evs
 
     bound = 4 * total // config.stake + 10 * n + 20
-    contenders = set(pz.active_players(state))
+    contenders = _active(state)
     steps = 0
     probe_every = rng.choice([1, 3])
     watch = DeckWatch() if config.source == "deck" else None
@@ -171,7 +176,7 @@ def play(seed_rng: random.Random, config: pz.PegazSettings, n: int) -> None:
             if isinstance(e, pz.GameEnded):
                 assert set(e.players) <= contenders
                 assert len(e.players) == 1 or set(e.players) == contenders
-        active = set(pz.active_players(state))
+        active = _active(state)
         if len(active) >= 2:
             contenders = active
         assert steps <= bound, "the game did not end"

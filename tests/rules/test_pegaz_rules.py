@@ -294,7 +294,7 @@ def test_gm_ruling_pardon_undoes_the_cheat() -> None:
     g.start((5, 3, 1), (1, 2, 3), (1, 2, 3))
     evs = g.do(pz.Cheat(1, 0, 2), Script(rolls(10, 99)))
     assert g.kinds(evs) == ["modifier_chosen", "detection", "caught", "ruling_requested"]
-    assert pz.awaiting_ruling(g.state) == (1,)
+    assert g.state.rulings == (1,)
     assert g.seat(1).hand == (1, 3, 1)
     assert pz.whose_turn(g.state) is None
     assert pz.legal_actions(g.state) == [pz.RuleOnCheat(True, 1), pz.RuleOnCheat(False, 1)]

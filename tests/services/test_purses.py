@@ -1,4 +1,4 @@
-"""Purses: GM grants and takes, payments, offerings, typed refusals, concurrent debits, history."""
+"""Purses: GM grants and takes, payments, typed refusals, concurrent debits, history."""
 
 from __future__ import annotations
 
@@ -24,25 +24,21 @@ async def two(world: World) -> tuple[int, int]:
     return alice.id, bob.id
 
 
-async def test_grant_take_pay_and_offer_move_coins_and_balance_the_books(world: World) -> None:
+async def test_grant_take_and_pay_move_coins_and_balance_the_books(world: World) -> None:
     alice, bob = await two(world)
     granted = await world.purses.grant(alice, "wh", 240, actor_id=GM, reason="loot")
     assert granted.balances == {alice: 240}
     paid = await world.purses.pay(alice, bob, "wh", 40, actor_id=ALICE_USER)
     assert paid.balances == {alice: 200, bob: 40}
-    await world.purses.offer(bob, "wh", 4, actor_id=BOB_USER)
     await world.purses.take(alice, "wh", 100, actor_id=GM)
     assert await world.purses.balances(alice) == {"wh": 100, "cr": 0}
-    assert await world.purses.balance(bob, "wh") == 36
+    assert await world.purses.balance(bob, "wh") == 40
     audit = await world.purses.audit()
     assert audit.entries_total == 0 and audit.drifted_accounts == ()
     assert audit.balances_by_currency == {"cr": 0, "wh": 0}
     async with world.db.read() as tx:
-        offering = await tx.fetchval(
-            "SELECT balance FROM accounts WHERE kind = 'offering' AND guild_id = ?", (GUILD,)
-        )
         world_balance = await tx.fetchval("SELECT balance FROM accounts WHERE kind = 'world'")
-    assert (offering, world_balance) == (4, -140)
+    assert world_balance == -140
 
 
 async def test_refusals_are_typed_and_change_nothing(world: World) -> None:
