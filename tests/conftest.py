@@ -8,6 +8,8 @@
   fails if the bot or discord.py logged an error that the test did not take.
 - ``bot`` / ``running_bot``: ``harness.bot`` (after a restart, use ``harness.bot``).
 - ``seed``: the seed of the bot's ``random.Random`` (1234; ``@pytest.mark.seed(7)`` to change).
+- Every test runs with :data:`bot.i18n.STRICT` on: a message key or placeholder missing from the
+  catalogues raises, where the bot would only log it.
 
 Markers: ``@pytest.mark.extensions("tests.e2e.harness_cog")`` loads extra extensions after the
 default ones; ``@pytest.mark.bot_settings(dev_guild=True)`` syncs commands to ``fake.guild``
@@ -16,12 +18,13 @@ default ones; ``@pytest.mark.bot_settings(dev_guild=True)`` syncs commands to ``
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import i18n
 from bot.app import DEFAULT_EXTENSIONS, SzulerniaBot
 from tests.fakediscord import BotHarness, FakeDiscord
 from tests.fakediscord.openapi import SPEC_ENV, load_spec_validator, spec_location
@@ -54,6 +57,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     found, status = _spec_status()
     if not found and config.get_verbosity() < 0:
         terminalreporter.write_line(status)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def strict_i18n() -> Iterator[None]:
+    """A gap in the catalogues fails the test that shows it instead of reaching a player."""
+    i18n.STRICT = True
+    yield
+    i18n.STRICT = False
 
 
 @pytest.fixture

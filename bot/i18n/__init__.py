@@ -4,11 +4,16 @@
 ``str.format`` placeholders, in one file per area (core, characters, purse, gm, pegaz, pazaak...)
 merged at load; a key may appear in only one area. Command names and descriptions are translated
 for Polish Discord clients from the ``commands`` sections, keyed by the English text.
+
+A missing text or placeholder is a bug the tests must catch but a player must never see as a
+failed reply: under :data:`STRICT` (the tests) :func:`t` raises :class:`MissingText`; otherwise it
+logs a warning once per gap and falls back.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import string
 from functools import cache
 from importlib import resources
@@ -19,6 +24,30 @@ from discord import app_commands
 
 Lang = Literal["en", "pl"]
 LANGS: tuple[Lang, ...] = ("en", "pl")
+
+log = logging.getLogger(__name__)
+
+STRICT = False
+"""Raise on a missing text or placeholder instead of falling back. ``tests/conftest.py`` turns it
+on for every test; the bot never does."""
+
+_WARNED: set[tuple[str, ...]] = set()
+"""The gaps already logged (``("text", lang, key)`` or ``("value", key, placeholder)``): each
+is logged once, not on every message that shows it."""
+
+
+class MissingText(LookupError):
+    """A key with no text in a language, or a placeholder its caller gave no value (strict only)."""
+
+
+def _gap(gap: tuple[str, ...], problem: str) -> None:
+    """Report a catalogue gap. ``problem`` names only keys, placeholders and languages, never a
+    user's value, so the log line is safe to keep."""
+    if STRICT:
+        raise MissingText(problem)
+    if gap not in _WARNED:
+        _WARNED.add(gap)
+        log.warning("i18n: %s", problem)
 
 
 @cache
@@ -64,23 +93,33 @@ class _Params(dict[str, object]):
     """A message's values; a placeholder such as ``{/pegaz open}`` is that command's name in the
     message's language, so no text quotes an English command to a Polish server."""
 
-    def __init__(self, params: dict[str, object], lang: Lang) -> None:
+    def __init__(self, params: dict[str, object], lang: Lang, key: str) -> None:
         super().__init__(params)
         self.lang: Lang = lang
+        self.key = key
 
-    def __missing__(self, key: str) -> str:
-        return command_name(self.lang, key) if key.startswith("/") else "?"
+    def __missing__(self, name: str) -> str:
+        if name.startswith("/"):
+            return command_name(self.lang, name)
+        problem = f"message {self.key!r} ({self.lang}) has no value for {{{name}}}"
+        _gap(("value", self.key, name), problem)
+        return "?"
 
 
 def t(lang: Lang, key: str, /, **params: object) -> str:
-    """The message ``key`` in ``lang``, filled in. Falls back to English, then to the key.
+    """The message ``key`` in ``lang``, filled in.
 
-    A placeholder without a value shows as ``?`` rather than failing the whole reply.
+    Outside :data:`STRICT`, a text missing in ``lang`` falls back to English, then to the key, and
+    a placeholder without a value shows as ``?``: a gap costs a word, never the whole reply.
     """
-    text = catalogue(lang).get(key) or catalogue("en").get(key)
+    text = catalogue(lang).get(key)
+    if text is None:
+        text = catalogue("en").get(key)
+        where = lang if text is not None or lang == "en" else f"{lang} or en"
+        _gap(("text", lang, key), f"no text for message {key!r} in {where}")
     if text is None:
         return key
-    return text.format_map(_Params(params, lang))
+    return text.format_map(_Params(params, lang, key))
 
 
 def has(key: str) -> bool:
