@@ -27,7 +27,7 @@ from bot.services.errors import (
     UnknownCharacter,
 )
 from bot.services.names import LookAlikeName, clean_name, look_alike_keys, name_key
-from bot.services.outcomes import Character
+from bot.services.outcomes import Character, character_of
 from bot.storage import characters, ledger, tables
 from bot.storage.db import Database, Tx
 from bot.storage.errors import NameTaken
@@ -113,10 +113,10 @@ class CharacterService:
                 for character_id in missing:
                     row = await characters.get(tx, character_id)
                     if row is not None:
-                        read[character_id] = row
+                        read[character_id] = character_of(row)
             if writes == self._writes:
-                for row in read.values():
-                    self._keep(row)
+                for character in read.values():
+                    self._keep(character)
         else:
             read = {}
         found: dict[int, Character] = {}
@@ -152,16 +152,17 @@ class CharacterService:
             found = await characters.by_name(tx, guild_id, name_key(name))
         if found is None:
             raise UnknownCharacter(name=name)
-        return found
+        return character_of(found)
 
     async def search(
         self, guild_id: int, prefix: str = "", *, owner_id: int | None = None, limit: int = 25
     ) -> list[Character]:
         """Living characters whose name starts with ``prefix`` (for autocomplete), by name."""
         async with self._db.read() as tx:
-            return await characters.search(
+            found = await characters.search(
                 tx, guild_id, key_prefix=name_key(prefix), owner_id=owner_id, limit=limit
             )
+        return [character_of(row) for row in found]
 
     async def edit(
         self,
@@ -229,7 +230,8 @@ class CharacterService:
 
     async def active(self, guild_id: int, user_id: int) -> Character | None:
         async with self._db.read() as tx:
-            return await characters.active(tx, guild_id, user_id)
+            found = await characters.active(tx, guild_id, user_id)
+        return None if found is None else character_of(found)
 
     async def give_side_cards(self, character_id: int, codes: Iterable[str]) -> Character:
         """Add side cards to the collection (GM loot; the caller checks the GM role)."""
@@ -294,7 +296,7 @@ async def _get(tx: Tx, character_id: int) -> Character:
     found = await characters.get(tx, character_id)
     if found is None:
         raise UnknownCharacter(character=character_id)
-    return found
+    return character_of(found)
 
 
 async def _owned(tx: Tx, character_id: int, user_id: int, as_gm: bool) -> Character:

@@ -17,7 +17,7 @@ from bot.services.errors import (
     UnknownCharacter,
     UnknownCurrency,
 )
-from bot.services.outcomes import HistoryPage, Receipt
+from bot.services.outcomes import HistoryPage, Receipt, purse_line_of
 from bot.storage import characters, ledger
 from bot.storage.characters import CharacterRow
 from bot.storage.db import Database, Tx
@@ -86,7 +86,7 @@ class PurseService:
                 return HistoryPage((), None)
             lines = await ledger.history(tx, account, before=before, limit=limit + 1)
         more = len(lines) > limit
-        page = tuple(lines[:limit])
+        page = tuple(purse_line_of(line) for line in lines[:limit])
         return HistoryPage(page, page[-1].entry_id if more else None)
 
     async def audit(self) -> Audit:
