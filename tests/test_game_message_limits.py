@@ -12,9 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import LANGS, Lang
-from bot.render import limits, pazaak_text, pegaz_events
+from bot.render import limits
 from bot.render import pazaak as render_pazaak
 from bot.render import pegaz as render_pegaz
+from bot.render.pazaak import text as pazaak_text
+from bot.render.pegaz import events as pegaz_events
 from bot.rules import pazaak, pegaz
 from bot.rules.money import WARHAMMER
 from tests.test_message_limits import BIG_CR, BIG_WH, SEATS, USER, fits, name
@@ -146,7 +148,7 @@ def _pazaak_check(
 @given(seed=st.integers(0, 2**32), lang=st.sampled_from(LANGS), sets=st.sampled_from([3, 9]))
 def test_every_pazaak_step_renders_within_limits(seed: int, lang: Lang, sets: int) -> None:
     rng = random.Random(seed)
-    from bot.rules import pazaak_state
+    from bot.rules.pazaak import state as pazaak_state
 
     wager = min(BIG_CR, getattr(pazaak_state, "MAX_WAGER", BIG_CR))
     match_settings = pazaak.PazaakSettings(

@@ -23,8 +23,8 @@ import pytest
 
 from bot import i18n
 from bot.i18n import LANGS, Lang
-from bot.render import pegaz_events
 from bot.render.pegaz import Who
+from bot.render.pegaz import events as pegaz_events
 from bot.rules import pegaz
 
 FIXTURE = Path(__file__).parent / "data" / "pegaz_event_lines.json"

@@ -8,7 +8,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.rules import pegaz
-from bot.rules.pegaz_state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.rules.pegaz.state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from cogs.pegaz import inputs
 from cogs.replies import Refused
 

@@ -14,9 +14,9 @@ from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
-from bot.rules import pazaak_cards
 from bot.rules.money import CURRENCIES
-from bot.rules.pazaak_cards import InvalidSelection, SideCard, UnknownSideCard
+from bot.rules.pazaak import cards as pazaak_cards
+from bot.rules.pazaak.cards import InvalidSelection, SideCard, UnknownSideCard
 from bot.services.clock import Clock, wall_clock
 from bot.services.errors import (
     CharacterSeated,

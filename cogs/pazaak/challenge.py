@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 
 from bot.i18n import Lang, t
-from bot.render import pazaak_text
+from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
 from bot.rules.pazaak import SideCard
 from bot.services.challenges import ChallengeRow, ChallengeStatus

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.render import pazaak_text
+from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, parse_amount
 from bot.services.challenges import ChallengeRow

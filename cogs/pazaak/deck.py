@@ -16,7 +16,7 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render import pazaak as render
-from bot.render import pazaak_text
+from bot.render.pazaak import text as pazaak_text
 from bot.rules.pazaak import ALL_SIDE_CARDS, SELECTION_SIZE, SideCard
 from bot.services.errors import InvalidSideCards
 from bot.services.outcomes import Character

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Lang
 from bot.render import pazaak as render
-from bot.render import pazaak_text
+from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
 from bot.services.outcomes import Character, TableView
 from cogs.kit.frame import Draft, Frame, Hand, Post

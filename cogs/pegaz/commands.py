@@ -15,9 +15,9 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render.pegaz import odds_embed
-from bot.render.pegaz_events import mention_of
+from bot.render.pegaz.events import mention_of
 from bot.rules import pegaz
-from bot.rules.pegaz_state import MAX_DETECTION_MODIFIER, MAX_EXCHANGES
+from bot.rules.pegaz.state import MAX_DETECTION_MODIFIER, MAX_EXCHANGES
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableOutcome
 from cogs.common import (

@@ -9,7 +9,7 @@ from typing import Literal
 from bot.rules import pegaz
 from bot.rules.common import InvalidSettings
 from bot.rules.money import WARHAMMER, parse_amount
-from bot.rules.pegaz_state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
+from bot.rules.pegaz.state import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 from cogs.replies import Refused
 
 NO_LIMIT = frozenset({"none", "no", "unlimited", "-", "∞", "brak", "bez", "bez limitu", "nie"})

@@ -20,7 +20,7 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
-from bot.render.pegaz_events import gm_lines, mention_of, public_lines
+from bot.render.pegaz.events import gm_lines, mention_of, public_lines
 from bot.rules import pegaz
 from bot.services.outcomes import Character, TableView
 from bot.services.table_rosters import Member

@@ -8,7 +8,7 @@ import re
 
 from bot.i18n import t
 from bot.render.pegaz import card, hand_embed, money
-from bot.render.pegaz_events import caught_note
+from bot.render.pegaz.events import caught_note
 from bot.rules import pegaz
 from bot.rules.common import InsufficientFunds, NotSeated
 from bot.services.errors import StaleAction

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.rules.pegaz_state import MAX_DETECTION_MODIFIER, MAX_EXCHANGES
+from bot.rules.pegaz.state import MAX_DETECTION_MODIFIER, MAX_EXCHANGES
 from cogs.pegaz.inputs import HAND_TEXT_MAX
 from cogs.purse import REASON_MAX
 from tests.e2e.test_characters import say, snapshot

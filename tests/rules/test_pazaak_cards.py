@@ -4,7 +4,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from bot.rules.common import RulesError
-from bot.rules.pazaak_cards import (
+from bot.rules.pazaak.cards import (
     ALL_SIDE_CARDS,
     STARTER_COLLECTION,
     InvalidSelection,

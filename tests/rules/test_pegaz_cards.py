@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.pegaz_cards import (
+from bot.rules.pegaz.cards import (
     DICE,
     Category,
     HandRank,

@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 from bot.rules import pazaak
 from bot.rules import pegaz as pz
 from bot.rules.common import POT, InvalidSettings, InvalidValue, RulesError
-from bot.rules.pazaak_state import (
+from bot.rules.pazaak.state import (
     MAX_SETS_TO_WIN,
     MAX_TIMEOUTS_TO_FORFEIT,
     MAX_TURN_TIMEOUT,

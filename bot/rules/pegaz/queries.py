@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.rules.common import NotSeated, WrongPhase
-from bot.rules.pegaz_actions import (
+from bot.rules.pegaz.actions import (
     Action,
     Cheat,
     Check,
@@ -22,8 +22,8 @@ from bot.rules.pegaz_actions import (
     Start,
     SyncFunds,
 )
-from bot.rules.pegaz_reducer import index_of
-from bot.rules.pegaz_state import MAX_SEATS, PegazState, Phase, Seat, SeatStatus, TableFull
+from bot.rules.pegaz.reducer import index_of
+from bot.rules.pegaz.state import MAX_SEATS, PegazState, Phase, Seat, SeatStatus, TableFull
 
 _SUBSETS: tuple[tuple[int, ...], ...] = (
     (),

@@ -1,7 +1,7 @@
 """Three-Card Pegasus events: what happened, as data, with their money and their audience.
 
 Every random outcome (each card, each d100) lives in an event, so a replay needs nothing but the
-events (:mod:`bot.rules.pegaz_reducer` folds them). Events serialise to JSON and back exactly.
+events (:mod:`bot.rules.pegaz.reducer` folds them). Events serialise to JSON and back exactly.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from bot.rules.common import OFFERING, POT, Transfer
-from bot.rules.pegaz_state import PegazSettings
+from bot.rules.pegaz.state import PegazSettings
 
 Audience = Literal["public", "player", "gm"]
 """Who may see an event: everyone; only ``event.player`` (and the GM); only the GM."""
@@ -24,7 +24,7 @@ Audience = Literal["public", "player", "gm"]
 class TableOpened:
     settings: PegazSettings
     rules_version: int = 1
-    """The rules the table plays by (:data:`~bot.rules.pegaz_state.RULES_VERSION`); logs from
+    """The rules the table plays by (:data:`~bot.rules.pegaz.state.RULES_VERSION`); logs from
     before the field existed are version 1."""
     kind: Literal["table_opened"] = "table_opened"
 

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from bot.rules.common import POT, Transfer
-from bot.rules.pazaak_cards import FLIPPED_VALUES, SideCard
-from bot.rules.pazaak_state import (
+from bot.rules.pazaak.cards import FLIPPED_VALUES, SideCard
+from bot.rules.pazaak.state import (
     MatchEndReason,
     PazaakSettings,
     PazaakState,

@@ -4,9 +4,9 @@ The rules are ``shared/rules/pegaz.md``; this module implements them as an immut
 actions, and events. ``apply(state, action, rng)`` validates an action, builds its events (drawing
 every card and d100 from ``rng`` into them) and folds them with the same reducer that
 :func:`replay` uses. An illegal action raises a :class:`~bot.rules.common.RulesError` subclass
-and changes nothing. This module is the public face; the code lives in ``pegaz_*`` modules:
-cards (creatures, ranking, odds), state (settings, errors, state), actions, events, reducer,
-moves (read-only questions such as ``legal_actions``) and engine (``apply``).
+and changes nothing. This package's face; the code lives in its modules: cards (creatures,
+ranking, odds), state (settings, errors, state), actions, events, reducer, queries (read-only
+questions such as ``legal_actions``), steps (what every action shares) and engine (``apply``).
 
 Decisions taken by the brief
 ----------------------------
@@ -74,7 +74,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.rules.common import GameRules
-from bot.rules.pegaz_actions import (
+from bot.rules.pegaz.actions import (
     Action,
     Cancel,
     Cheat,
@@ -91,7 +91,7 @@ from bot.rules.pegaz_actions import (
     SyncFunds,
     Timeout,
 )
-from bot.rules.pegaz_cards import (
+from bot.rules.pegaz.cards import (
     DICE,
     Category,
     Comparison,
@@ -108,11 +108,11 @@ from bot.rules.pegaz_cards import (
     rank_key,
     shift,
 )
-from bot.rules.pegaz_engine import (
+from bot.rules.pegaz.engine import (
     apply,
     new_table,
 )
-from bot.rules.pegaz_events import (
+from bot.rules.pegaz.events import (
     Audience,
     Cancelled,
     Caught,
@@ -142,7 +142,7 @@ from bot.rules.pegaz_events import (
     load_events,
     transfers,
 )
-from bot.rules.pegaz_moves import (
+from bot.rules.pegaz.queries import (
     check_price,
     checks_allowed,
     exchange_price,
@@ -159,12 +159,12 @@ from bot.rules.pegaz_moves import (
     to_act,
     whose_turn,
 )
-from bot.rules.pegaz_reducer import (
+from bot.rules.pegaz.reducer import (
     fold,
     initial_state,
     replay,
 )
-from bot.rules.pegaz_state import (
+from bot.rules.pegaz.state import (
     MAX_DETECTION_MODIFIER,
     MAX_EXCHANGES,
     MAX_RAISE_LIMIT,

@@ -18,7 +18,7 @@ from bot.rules.common import (
     WrongPhase,
     check_action,
 )
-from bot.rules.pegaz_actions import (
+from bot.rules.pegaz.actions import (
     Action,
     Cancel,
     Cheat,
@@ -35,8 +35,8 @@ from bot.rules.pegaz_actions import (
     SyncFunds,
     Timeout,
 )
-from bot.rules.pegaz_cards import rank_key
-from bot.rules.pegaz_events import (
+from bot.rules.pegaz.cards import rank_key
+from bot.rules.pegaz.events import (
     Cancelled,
     Caught,
     Checked,
@@ -56,20 +56,9 @@ from bot.rules.pegaz_events import (
     Started,
     TableOpened,
 )
-from bot.rules.pegaz_flow import (
-    Build,
-    after_turn,
-    draw,
-    live,
-    pass_turn,
-    require_pending,
-    require_seat,
-    require_turn,
-    resume,
-)
-from bot.rules.pegaz_moves import checks_allowed, exchangeable, require_open_seat
-from bot.rules.pegaz_reducer import index_of, initial_state
-from bot.rules.pegaz_state import (
+from bot.rules.pegaz.queries import checks_allowed, exchangeable, require_open_seat
+from bot.rules.pegaz.reducer import index_of, initial_state
+from bot.rules.pegaz.state import (
     RULES_VERSION,
     CheckNotAllowed,
     IllegalExchange,
@@ -83,6 +72,17 @@ from bot.rules.pegaz_state import (
     RaiseTooHigh,
     SeatStatus,
     StakeOverMax,
+)
+from bot.rules.pegaz.steps import (
+    Build,
+    after_turn,
+    draw,
+    live,
+    pass_turn,
+    require_pending,
+    require_seat,
+    require_turn,
+    resume,
 )
 
 _ACTIVE = SeatStatus.ACTIVE

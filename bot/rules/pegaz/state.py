@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from bot.rules.common import InvalidSettings, RulesError
 from bot.rules.money import WARHAMMER
-from bot.rules.pegaz_cards import DICE
+from bot.rules.pegaz.cards import DICE
 
 MAX_SEATS = 8
 """The most players at one table (8 x 3 cards is a whole d6 deck)."""

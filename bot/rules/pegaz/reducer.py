@@ -1,6 +1,6 @@
 """Three-Card Pegasus: the pure reducer that folds events into states, and ``replay``.
 
-Actions (:mod:`bot.rules.pegaz_engine`) build events and fold them with this same reducer, so
+Actions (:mod:`bot.rules.pegaz.engine`) build events and fold them with this same reducer, so
 replaying the events equals the live state by construction. The reducer trusts its events: it
 does no validation, only bookkeeping.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.rules.pegaz_cards import COPIES, shift
-from bot.rules.pegaz_events import (
+from bot.rules.pegaz.cards import COPIES, shift
+from bot.rules.pegaz.events import (
     Cancelled,
     Caught,
     Checked,
@@ -35,7 +35,7 @@ from bot.rules.pegaz_events import (
     TableOpened,
     TurnStarted,
 )
-from bot.rules.pegaz_state import (
+from bot.rules.pegaz.state import (
     RULES_VERSION,
     PegazSettings,
     PegazState,

@@ -3,8 +3,8 @@
 A match begins with :func:`new_match`; every later move is an action passed to :func:`apply`. An
 action is validated, turned into events (drawing any randomness from the injected RNG), and the
 events are folded with the same reducer :func:`replay` uses, so a replayed log equals the live
-match by construction. Side cards live in ``pazaak_cards``; settings, state, actions and errors
-in ``pazaak_state``; events and the reducer in ``pazaak_events``. This module re-exports them.
+match by construction. Side cards live in ``pazaak.cards``; settings, state, actions and errors
+in ``pazaak.state``; events and the reducer in ``pazaak.events``. This package re-exports them.
 
 [house] decisions (beyond the ones marked in the rules page):
 
@@ -58,7 +58,7 @@ from bot.rules.common import (
     WrongPhase,
     check_action,
 )
-from bot.rules.pazaak_cards import (
+from bot.rules.pazaak.cards import (
     ALL_SIDE_CARDS,
     HAND_SIZE,
     SELECTION_SIZE,
@@ -71,7 +71,7 @@ from bot.rules.pazaak_cards import (
     parse_side_cards,
     validate_selection,
 )
-from bot.rules.pazaak_events import (
+from bot.rules.pazaak.events import (
     CardDrawn,
     CardPlayed,
     CorruptEventLog,
@@ -90,7 +90,7 @@ from bot.rules.pazaak_events import (
     replay,
     transfers,
 )
-from bot.rules.pazaak_state import (
+from bot.rules.pazaak.state import (
     MAIN_POOL,
     NINE_CARDS,
     TARGET,

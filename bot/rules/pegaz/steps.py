@@ -1,5 +1,5 @@
 """Three-Card Pegasus: the shared steps of every action (collecting events, checking whose
-turn it is, drawing cards, passing the turn, ending the game). Used by :mod:`pegaz_engine`."""
+turn it is, drawing cards, passing the turn, ending the game). Used by :mod:`.engine`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from bot.rules.common import (
     NotYourTurn,
     WrongPhase,
 )
-from bot.rules.pegaz_events import (
+from bot.rules.pegaz.events import (
     Dealt,
     Drew,
     Event,
@@ -20,8 +20,8 @@ from bot.rules.pegaz_events import (
     Reshuffled,
     TurnStarted,
 )
-from bot.rules.pegaz_reducer import fold, index_of
-from bot.rules.pegaz_state import (
+from bot.rules.pegaz.reducer import fold, index_of
+from bot.rules.pegaz.state import (
     PegazState,
     Phase,
     SeatStatus,

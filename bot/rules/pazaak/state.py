@@ -2,7 +2,7 @@
 
 The state is made of frozen slotted dataclasses and tuples (no pydantic in the hot path), so NPC
 players can copy and step it thousands of times per decision. Only the reducer in
-``pazaak_events`` builds new states; ``pazaak`` holds the actions' logic.
+``pazaak.events`` builds new states; ``pazaak`` holds the actions' logic.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.rules.common import InvalidSettings, NotSeated, RulesError
 from bot.rules.money import CREDITS
-from bot.rules.pazaak_cards import SideCard
+from bot.rules.pazaak.cards import SideCard
 
 TARGET = 20
 """The total to reach; over it is a bust."""
