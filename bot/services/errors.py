@@ -29,9 +29,10 @@ class NameInvalid(ServiceError):
     code = "name_invalid"
 
 
-class InsufficientFunds(ServiceError):
+class PurseTooLow(ServiceError):
     """The purse holds less than the movement needs (``character``, ``amount``, ``balance``,
-    ``currency``). Distinct code from the rules' ``insufficient_funds``: other placeholders."""
+    ``currency``): the ledger's refusal. The rules' own ``InsufficientFunds`` is a seat's funds at
+    a table falling short of a price (other placeholders, another code)."""
 
     code = "purse_insufficient_funds"
 

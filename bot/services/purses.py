@@ -11,8 +11,8 @@ from bot.rules.money import CURRENCIES
 from bot.services.clock import Clock, wall_clock
 from bot.services.errors import (
     AmountNotPositive,
-    InsufficientFunds,
     NotOwner,
+    PurseTooLow,
     SamePurse,
     UnknownCharacter,
     UnknownCurrency,
@@ -127,7 +127,7 @@ class PurseService:
             try:
                 movement_id = await ledger.move(tx, src, dst, amount, movement)
             except DebitRefused as exc:
-                raise InsufficientFunds(
+                raise PurseTooLow(
                     character=source, amount=amount, balance=exc.balance, currency=currency
                 ) from exc
             after = await ledger.balances(tx, [src, dst])

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from bot.rules.common import OFFERING, POT, Account, GameRules, RulesError, Transfer
 from bot.services.errors import (
     AlreadyInMatch,
-    InsufficientFunds,
+    PurseTooLow,
     TableClosed,
     UnknownCharacter,
     UnknownTable,
@@ -91,7 +91,7 @@ async def write_step(
     codec: StateCodec | None = None,
 ) -> tuple[Live, tuple[Transfer, ...]]:
     """Persist one step from ``before`` to ``state``; return the new :class:`Live` and the
-    transfers done. Raises ``InsufficientFunds``, ``AlreadyInMatch``, ``UnknownCharacter``.
+    transfers done. Raises ``PurseTooLow``, ``AlreadyInMatch``, ``UnknownCharacter``.
 
     ``cancel``: the table ends as cancelled, and the stakes still in the pot go back.
     ``timed_out``: the step is the turn timer's, so the deadline starts afresh.
@@ -179,7 +179,7 @@ async def _move(
     except DebitRefused as exc:
         if not isinstance(transfer.source, int):
             raise
-        raise InsufficientFunds(
+        raise PurseTooLow(
             character=transfer.source,
             amount=transfer.amount,
             balance=exc.balance,

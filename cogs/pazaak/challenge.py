@@ -32,8 +32,8 @@ from bot.services.errors import (
     AlreadyInMatch,
     ChallengeAnswered,
     ChallengeExpired,
-    InsufficientFunds,
     InvalidSideCards,
+    PurseTooLow,
     UnknownChallenge,
 )
 from bot.services.outcomes import Character
@@ -213,7 +213,7 @@ class ChallengeActs(TableKit):
                 ),
                 actor_id=interaction.user.id,
             )
-        except InsufficientFunds as exc:
+        except PurseTooLow as exc:
             poor = challenger if exc.params.get("character") == challenger.id else opponent
             held = {"balance": exc.params.get("balance")} if poor is opponent else {}
             code = "pazaak_cannot_pay_held" if held else "pazaak_cannot_pay"  # only one's own

@@ -22,7 +22,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.rules import pazaak
-from bot.rules.pazaak.state import seat_of
+from bot.rules.pazaak.state import seat_index
 from cogs.kit.ids import Target, button, view
 
 PREFIX = "pz"
@@ -36,7 +36,7 @@ def at(table_id: int, version: int, act: str, arg: str = "") -> Target:
 def hand_version(state: pazaak.PazaakState, player: int) -> int:
     """How many hand cards ``player`` has played this match: it moves exactly when their hand
     changes (the hand is dealt once, at the start of the match)."""
-    seat = seat_of(state, player)
+    seat = seat_index(state, player)
     assert seat is not None
     return pazaak.HAND_SIZE - len(state.players[seat].hand)
 

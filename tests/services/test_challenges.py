@@ -7,7 +7,7 @@ import pytest
 
 from bot.rules import pazaak
 from bot.services.challenges import ChallengeService, table_key
-from bot.services.errors import ChallengeAnswered, ChallengeExpired, InsufficientFunds
+from bot.services.errors import ChallengeAnswered, ChallengeExpired, PurseTooLow
 from tests.services.conftest import GM, GUILD, World
 
 SECONDS = 900
@@ -73,7 +73,7 @@ async def test_accepting_opens_the_table_and_escrows_both_wagers_at_once(world: 
 async def test_a_short_purse_changes_nothing_and_the_challenge_stays_open(world: World) -> None:
     service, a, b = await setup(world, bob_credits=100)
     cid = await challenge(service, a, b)
-    with pytest.raises(InsufficientFunds):
+    with pytest.raises(PurseTooLow):
         await accept(world, service, cid, a, b)
     assert (await service.get(cid)).status == "pending"
     assert [await world.purses.balance(p, "cr") for p in (a, b)] == [500, 100]

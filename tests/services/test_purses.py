@@ -9,8 +9,8 @@ import pytest
 
 from bot.services.errors import (
     AmountNotPositive,
-    InsufficientFunds,
     NotOwner,
+    PurseTooLow,
     SamePurse,
     UnknownCharacter,
     UnknownCurrency,
@@ -44,7 +44,7 @@ async def test_grant_take_and_pay_move_coins_and_balance_the_books(world: World)
 async def test_refusals_are_typed_and_change_nothing(world: World) -> None:
     alice, bob = await two(world)
     await world.purses.grant(alice, "cr", 50, actor_id=GM)
-    with pytest.raises(InsufficientFunds) as caught:
+    with pytest.raises(PurseTooLow) as caught:
         await world.purses.pay(alice, bob, "cr", 51, actor_id=ALICE_USER)
     assert caught.value.params == {
         "character": alice,
@@ -63,7 +63,7 @@ async def test_refusals_are_typed_and_change_nothing(world: World) -> None:
         await world.purses.grant(alice, "gold", 1, actor_id=GM)
     with pytest.raises(UnknownCharacter):
         await world.purses.grant(999, "cr", 1, actor_id=GM)
-    with pytest.raises(InsufficientFunds):
+    with pytest.raises(PurseTooLow):
         await world.purses.take(bob, "cr", 1, actor_id=GM)
     assert await world.purses.balance(alice, "cr") == 50
     assert (await world.purses.history(alice, "cr")).lines[0].kind == "grant"
@@ -83,7 +83,7 @@ async def test_200_concurrent_debits_never_overdraw(world: World) -> None:
     async def debit(amount: int) -> int:
         try:
             await world.purses.take(alice, "wh", amount, actor_id=GM)
-        except InsufficientFunds:
+        except PurseTooLow:
             return 0
         return amount
 

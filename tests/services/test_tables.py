@@ -11,8 +11,8 @@ from bot.rules.common import POT, NotSeated, NotYourTurn, Transfer
 from bot.services import TableService
 from bot.services.errors import (
     AlreadyInMatch,
-    InsufficientFunds,
     PotMismatch,
+    PurseTooLow,
     StaleAction,
     TableClosed,
     UnknownGame,
@@ -189,7 +189,7 @@ async def test_insufficient_funds_in_the_purse_rolls_back_the_whole_action(world
     table_id, _, _ = await seat_two(world, ante=10)
     poor = await world.characters.create(GUILD, "Poor Pete", owner_id=99)
     await world.purses.grant(poor.id, "wh", 9, actor_id=GM)
-    with pytest.raises(InsufficientFunds) as caught:
+    with pytest.raises(PurseTooLow) as caught:
         await world.tables.act(
             table_id, dice_game.Join(poor.id), key="poor", expected_version=3, actor_id=99
         )

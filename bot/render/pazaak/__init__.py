@@ -14,7 +14,7 @@ from bot.render.limits import fit
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, format_amount
 from bot.rules.pazaak import SideCard, TableCard
-from bot.rules.pazaak.state import seat_of
+from bot.rules.pazaak.state import seat_index
 
 Names = Mapping[int, str]
 """Character id -> name, for both players of a match."""
@@ -220,7 +220,7 @@ def _turn_ended(
 
 def _stood(event: pazaak.Stood, state: pazaak.PazaakState, names: Names, lang: Lang) -> str:
     if event.reason == "timeout":
-        seat = seat_of(state, event.player)
+        seat = seat_index(state, event.player)
         count = state.players[seat].timeouts if seat is not None else 0
         limit = state.settings.timeouts_to_forfeit
         return t(lang, "pazaak.log.timeout", name=names[event.player], count=count, max=limit)
@@ -306,7 +306,7 @@ def hand(
     """What one player sees of their own hand and table now ("Show my hand", ephemerally): secret.
     The hand DM is :func:`hand_dm`."""
     seen = pazaak.view(state, player)
-    seat = seat_of(state, player)
+    seat = seat_index(state, player)
     assert seat is not None
     me, other = state.players[seat], state.players[1 - seat]
     lines = [
@@ -349,7 +349,7 @@ def hand_dm(
     tables, totals and whose turn it is are on the board), so that it changes only when the hand
     does, or when the match ends or is cancelled."""
     seen = pazaak.view(state, player)
-    seat = seat_of(state, player)
+    seat = seat_index(state, player)
     assert seat is not None
     me, other = state.players[seat], state.players[1 - seat]
     if cancelled:

@@ -115,7 +115,7 @@ from bot.rules.pazaak.state import (
     Timeout,
     TurnEnd,
     card_value,
-    seat_of,
+    seat_index,
     settings_from,
     table_total,
     view,
@@ -259,7 +259,7 @@ def apply(
     check_action(action)
     if state.phase == "over":
         raise GameOver()
-    seat = seat_of(state, action.player)
+    seat = seat_index(state, action.player)
     if seat is None:
         raise NotSeated(player=action.player)
     if state.phase != "playing":

@@ -26,7 +26,7 @@ from bot.rules.pazaak.state import (
     StandReason,
     TableCard,
     TurnEnd,
-    seat_of,
+    seat_index,
 )
 
 # --- events -------------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ class CorruptEventLog(ValueError):
 
 
 def _seat(state: PazaakState, player: int) -> int:
-    seat = seat_of(state, player)
+    seat = seat_index(state, player)
     if seat is None:
         raise CorruptEventLog(f"player {player} is not in this match")
     return seat

@@ -169,7 +169,7 @@ def table_total(table: Sequence[TableCard]) -> int:
     return total
 
 
-def seat_of(state: PazaakState, player: int) -> int | None:
+def seat_index(state: PazaakState, player: int) -> int | None:
     """The seat (0 or 1) of ``player``, or None when they are not in this match."""
     players = state.players
     if players[0].id == player:
@@ -279,7 +279,7 @@ class PazaakView:
 
 def view(state: PazaakState, viewer: int | None) -> PazaakView:
     """The state as ``viewer`` may see it (None: a spectator). Raises NotSeated for a stranger."""
-    seat = None if viewer is None else seat_of(state, viewer)
+    seat = None if viewer is None else seat_index(state, viewer)
     if viewer is not None and seat is None:
         raise NotSeated(player=viewer)
     a, b = (
