@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -41,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_child import Child
+from bench.load_restore import restore
 from bench.load_support import (
     STUCK_SECONDS,
     Driver,
@@ -49,6 +49,7 @@ from bench.load_support import (
     echo_table,
     pazaak_table,
     pegaz_table,
+    ratio,
 )
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord
 from tests.fakediscord.stats import RequestStats
@@ -221,10 +222,6 @@ async def window_mark(fake: FakeDiscord, child: Child) -> tuple[float, dict[str,
     return at, counts
 
 
-def ratio(a: float, b: float) -> float:
-    return a / b if b else float("nan")
-
-
 def ms(values: tuple[float, float, float]) -> str:
     return " / ".join(f"{v:,.1f}" for v in values)
 
@@ -296,77 +293,6 @@ def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
             trouble = phase.failures + phase.problems
             if trouble:
                 print(f"  {phase.kind}: {len(trouble)} problems, e.g. " + "; ".join(trouble[:3]))
-
-
-def mark_published(path: Path) -> None:
-    """As after a clean shutdown: every table's board and posts are up to date in Discord (the
-    filled tables were never published, and the bot would publish 10,000 boards at startup)."""
-    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
-        columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-        marks = [c for c in ("board_version", "posted_version") if c in columns]
-        sets = [f"{c} = version" for c in marks]
-        if "message_id" in columns:
-            sets.append("message_id = 1000000 + id")
-        if sets:
-            conn.execute(f"UPDATE tables SET {', '.join(sets)}")
-
-
-async def restore(args: argparse.Namespace, folder: Path) -> None:
-    from bench.storage import fill_open_tables
-
-    full = folder / "restore.db"
-    began = time.perf_counter()
-    await fill_open_tables(full, args.restore)
-    mark_published(full)
-    print(
-        f"\nrestore: wrote {args.restore:,} open tables (marked published) in "
-        f"{time.perf_counter() - began:.1f} s; time to READY, median of {args.runs} runs each:"
-    )
-    figures: dict[str, list[dict[str, Any]]] = {}
-    for name, mode, db in (
-        ("echo", "echo", None),
-        ("bot, no tables", "bot", folder / "empty.db"),
-        (f"bot, {args.restore:,} tables", "bot", full),
-    ):
-        for run in range(args.runs):
-            async with FakeDiscord(spec=None) as fake:
-                config = {
-                    "mode": mode,
-                    "api_base": fake.api_base,
-                    "gateway_url": fake.gateway_url,
-                    "token": fake.token,
-                    "db": str(db or folder / "unused.db"),
-                    "guild": fake.guild.id,
-                    "gm": fake.owner.id,
-                }
-                async with Child(config, folder / f"restore-{mode}-{run}.log") as child:
-                    ready = dict(child.ready)  # its answer came once every table was kept
-                    ready["wall"] -= ready["restored"] - ready["ready"]
-                    figures.setdefault(name, []).append(ready)
-                    await child.ask("quit")
-
-    def median(name: str, key: str) -> float:
-        return float(statistics.median(r[key] for r in figures[name]))
-
-    print(
-        f"  {'':<22} {'from spawn':>10} {'in-process':>10} {'all kept':>10} {'RSS MiB':>8}"
-        "   (READY, from the spawn and in the process; then every open table kept in memory)"
-    )
-    for name in figures:
-        print(
-            f"  {name:<22} {median(name, 'wall'):>8.2f} s {median(name, 'ready'):>8.2f} s "
-            f"{median(name, 'restored'):>8.2f} s {median(name, 'rss') / 2**20:>8.1f}"
-        )
-    echo, empty, filled = figures
-    spawned = ratio(median(filled, "wall"), median(echo, "wall"))
-    inside = ratio(median(filled, "ready"), median(echo, "ready"))
-    print(
-        f"  the bot with {args.restore:,} tables: {spawned:.2f}x echo's time to READY from spawn "
-        f"(imports included), {inside:.1f}x in-process; memory per open "
-        f"table {(median(filled, 'rss') - median(empty, 'rss')) / args.restore / 1024:.1f} KiB "
-        "(RSS with the tables kept minus RSS with none); every table kept after "
-        f"{ratio(median(filled, 'restored'), median(echo, 'ready')):.1f}x echo's time to READY"
-    )
 
 
 async def main() -> None:

@@ -393,3 +393,7 @@ async def pazaak_table(
             )
 
     await driver.forever(f"pazaak {number}", match)
+
+
+def ratio(a: float, b: float) -> float:
+    return a / b if b else float("nan")

@@ -11,17 +11,17 @@ the version again inside its transaction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.services.errors import UnknownTable
-from bot.services.outcomes import TableView
+from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_deadlines import Deadlines
 from bot.services.table_loads import Loader
 from bot.services.table_rosters import Roster, Rosters
-from bot.services.table_steps import CLOSED, Live, decode
+from bot.services.table_steps import CLOSED, Live, decode, outcome_of, step_transfers
 from bot.storage import ledger, tables
-from bot.storage.db import Database
+from bot.storage.db import Database, Tx
 
 if TYPE_CHECKING:
     from bot.services.clock import Clock
@@ -161,6 +161,25 @@ class TableReads:
             if await tables.get(tx, table_id) is None:
                 raise UnknownTable(table=table_id)
             return await ledger.balance(tx, await ledger.pot_account(tx, table_id))
+
+    async def _repeat(self, tx: Tx, key: str) -> TableOutcome | None:
+        """The outcome of the action that already carried ``key``, rebuilt from what it wrote."""
+        found = await tables.action_key(tx, key)
+        if found is None:
+            return None
+        table_id, version = found
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.version == version:
+            live = cached
+        else:
+            live = await self._loader.load(tx, table_id, upto_version=version)
+            if live.version != version:  # an older step: its status and timer are history
+                status = self._loader.spec(live.game).status(live.state)
+                live = replace(live, version=version, status=status, deadline=None)
+        spec = self._loader.spec(live.game)
+        blobs = [blob for _, blob in await tables.events_of_version(tx, table_id, version)]
+        moved = await step_transfers(tx, table_id, version)
+        return outcome_of(live, decode(spec.rules, blobs), moved, repeated=True)
 
 
 def view_of(live: Live) -> TableView:

@@ -22,6 +22,7 @@ from bot.services.errors import (
     UnknownTable,
 )
 from bot.services.games import GameSpec
+from bot.services.outcomes import TableOutcome
 from bot.services.snapshots import StateCodec
 from bot.storage import ledger, tables
 from bot.storage.db import Tx
@@ -316,3 +317,19 @@ async def carry_pot(
             amount,
             Movement(at, actor_id, "transfer", reason, spec.currency, table_id),
         )
+
+
+def outcome_of(
+    live: Live, events: list[Any], moved: tuple[Any, ...], *, repeated: bool = False
+) -> TableOutcome:
+    return TableOutcome(
+        live.id,
+        live.version,
+        live.status,
+        live.game,
+        live.state,
+        tuple(events),
+        moved,
+        live.deadline,
+        repeated,
+    )

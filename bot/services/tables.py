@@ -8,12 +8,11 @@ One action:
    applies the rules action (a ``RulesError`` propagates and nothing is written), and writes the
    events, the ledger rows from ``transfers(event)``, the seats, the turn deadline, the state
    snapshot, the new version and the key;
-3. updates the cache only after the commit (and drops the table from it on any other failure);
-4. returns a :class:`TableOutcome` for the Discord layer to render.
+3. updates the cache only after the commit (drops the table from it on any other failure), and
+   returns a :class:`TableOutcome` for the Discord layer to render.
 
-Open tables are restored at startup (``restore``) from the state snapshot each step writes (see
-``bot.services.snapshots``): bench/storage.py measured a full replay of 10,000 realistic open
-tables at about 4 s, the snapshots at about 1.3 s (the target is 3 s).
+Open tables are kept in memory by ``restore`` (beside the bot's first clicks) from the state
+snapshot each step writes (``bot.services.snapshots``), which is some 3x faster than replaying.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from bot.rules.common import NotSeated, RulesError
@@ -39,10 +37,9 @@ from bot.services.table_steps import (
     Live,
     Mode,
     carry_pot,
-    decode,
+    outcome_of,
     rules_step,
     seat_purses,
-    step_transfers,
     write_step,
 )
 from bot.storage import characters, ledger, tables
@@ -160,7 +157,7 @@ class TableService(TableReads):
         self._remember(after, events)
         if after.status not in CLOSED:
             self._rosters.put(table_id, after.version, after.seats, roster)
-        return _outcome(after, events, moved)
+        return outcome_of(after, events, moved)
 
     async def act(
         self,
@@ -388,7 +385,7 @@ class TableService(TableReads):
                 self._rosters.put(table_id, after.version, after.seats, roster)
             else:
                 self._rosters.forget(table_id)
-            return _outcome(after, events, moved)
+            return outcome_of(after, events, moved)
 
     async def _live(self, table_id: int) -> Live:
         cached = self._cache.get(table_id)
@@ -402,38 +399,3 @@ class TableService(TableReads):
         if live.status not in CLOSED and self._remembered == remembered:
             self._cache.setdefault(table_id, live)
         return live
-
-    async def _repeat(self, tx: Tx, key: str) -> TableOutcome | None:
-        """The outcome of the action that already carried ``key``, rebuilt from what it wrote."""
-        found = await tables.action_key(tx, key)
-        if found is None:
-            return None
-        table_id, version = found
-        cached = self._cache.get(table_id)
-        if cached is not None and cached.version == version:
-            live = cached
-        else:
-            live = await self._loader.load(tx, table_id, upto_version=version)
-            if live.version != version:  # an older step: its status and timer are history
-                status = self._spec(live.game).status(live.state)
-                live = replace(live, version=version, status=status, deadline=None)
-        spec = self._spec(live.game)
-        blobs = [blob for _, blob in await tables.events_of_version(tx, table_id, version)]
-        moved = await step_transfers(tx, table_id, version)
-        return _outcome(live, decode(spec.rules, blobs), moved, repeated=True)
-
-
-def _outcome(
-    live: Live, events: list[Any], moved: tuple[Any, ...], *, repeated: bool = False
-) -> TableOutcome:
-    return TableOutcome(
-        live.id,
-        live.version,
-        live.status,
-        live.game,
-        live.state,
-        tuple(events),
-        moved,
-        live.deadline,
-        repeated,
-    )

@@ -39,7 +39,7 @@ from bot.services.surfaces import HandMark, Marks
 from cogs.kit.announce import Announcer, with_lines
 from cogs.kit.frame import Draft, Hand, Post, Scene
 from cogs.kit.ids import deferred_update, on_channel_message, table_of
-from cogs.replies import send_dm
+from cogs.kit.messages import dm, strip, unreachable
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -52,8 +52,6 @@ RETRY_SECONDS = (2.0, 10.0, 30.0, 120.0, 300.0)
 TOKEN_MARGIN = datetime.timedelta(minutes=1)
 CLOSED_DM = "closed"
 """The digest of a hand that could not be sent (DMs closed): the seat was told once."""
-UNREACHABLE = frozenset({10003, 10008, 30046, 50001, 50013})
-"""Unknown channel or message, too old to edit, missing access or permissions: post again."""
 
 
 @dataclass
@@ -234,7 +232,7 @@ class Publisher:
                 drawn.board = (old, table.version)
                 return True
             except discord.HTTPException as exc:
-                if not _unreachable(exc):
+                if not unreachable(exc):
                     log.warning(
                         "table %d: the table message could not be edited (%s %s); will retry",
                         table.table_id, exc.status, exc.code,
@@ -254,7 +252,7 @@ class Publisher:
             return False
         await self.bot.services.surfaces.drew_board(table.table_id, posted.id, table.version)
         if old is not None and old != posted.id:
-            await _strip(channel, old)
+            await strip(channel, old)
         return True
 
     def _token(self, table_id: int, message_id: int) -> discord.Interaction[Any] | None:
@@ -317,7 +315,7 @@ class Publisher:
         for index, post in enumerate(posts):
             nonce = f"{table.table_id}.{version}.{index}"
             if post.to_user is not None:
-                sent = await _dm(self.bot, post.to_user, post.draft, nonce)
+                sent = await dm(self.bot, post.to_user, post.draft, nonce)
                 if sent is None and post.undelivered:
                     notices.append(post.undelivered)
                 if post.hand_of is not None:
@@ -388,10 +386,10 @@ class Publisher:
                 click.redrew = click.redrew or token is not None
                 return mark.channel_id, mark.message_id
             except discord.HTTPException as exc:
-                if not _unreachable(exc):
+                if not unreachable(exc):
                     raise
         nonce = f"h{table.table_id}.{player}.{table.version}"
-        sent = await _dm(self.bot, hand.user_id, draft, nonce)
+        sent = await dm(self.bot, hand.user_id, draft, nonce)
         if sent is not None:
             return sent.channel.id, sent.id
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -400,21 +398,3 @@ class Publisher:
             hand.undelivered, allowed_mentions=ping, nonce=f"h{table.table_id}.{player}"
         )
         return None
-
-
-async def _dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> discord.Message | None:
-    return await send_dm(
-        bot, user_id, draft.content, embed=draft.embed, view=draft.view, nonce=nonce
-    )
-
-
-def _unreachable(exc: discord.HTTPException) -> bool:
-    return isinstance(exc, discord.NotFound | discord.Forbidden) or exc.code in UNREACHABLE
-
-
-async def _strip(channel: discord.PartialMessageable, message_id: int) -> None:
-    """Take the buttons off a table message that was replaced (where Discord still lets us)."""
-    try:
-        await channel.get_partial_message(message_id).edit(view=None)
-    except discord.HTTPException:
-        log.info("the replaced table message %d keeps its buttons (refused)", message_id)

@@ -1,0 +1,38 @@
+"""Small message helpers of the publisher: a draft sent by DM, the errors that mean a message
+is gone for good, and taking the buttons off a replaced table message."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.kit.frame import Draft
+from cogs.replies import send_dm
+
+if TYPE_CHECKING:
+    from bot.app import SzulerniaBot
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = frozenset({10003, 10008, 30046, 50001, 50013})
+"""Unknown channel or message, too old to edit, missing access or permissions: post again."""
+
+
+async def dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> discord.Message | None:
+    return await send_dm(
+        bot, user_id, draft.content, embed=draft.embed, view=draft.view, nonce=nonce
+    )
+
+
+def unreachable(exc: discord.HTTPException) -> bool:
+    return isinstance(exc, discord.NotFound | discord.Forbidden) or exc.code in UNREACHABLE
+
+
+async def strip(channel: discord.PartialMessageable, message_id: int) -> None:
+    """Take the buttons off a table message that was replaced (where Discord still lets us)."""
+    try:
+        await channel.get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException:
+        log.info("the replaced table message %d keeps its buttons (refused)", message_id)
