@@ -11,6 +11,7 @@ the version again inside its transaction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,9 @@ from bot.services.table_rosters import Roster, Rosters
 from bot.services.table_steps import CLOSED, Live, decode, outcome_of, step_transfers
 from bot.storage import ledger, tables
 from bot.storage.db import Database, Tx
+
+RECENT_KEPT = 20_000
+"""Tables whose newest step's events are kept (for the publisher's pass after it)."""
 
 if TYPE_CHECKING:
     from bot.services.clock import Clock
@@ -136,6 +140,14 @@ class TableReads:
                 raise UnknownTable(table=table_id)
             blobs = await tables.events(tx, table_id)
         return decode(self._loader.spec(row.game).rules, blobs)
+
+    def _keep_events(self, table_id: int, version: int, events: Sequence[Any]) -> None:
+        """Keep a table's newest step's events (the table stepped least recently is dropped
+        past ``RECENT_KEPT``)."""
+        self._recent.pop(table_id, None)
+        self._recent[table_id] = (version, tuple(events))
+        while len(self._recent) > RECENT_KEPT:
+            del self._recent[next(iter(self._recent))]
 
     async def step_events(self, table_id: int, after: int, upto: int) -> dict[int, list[Any]]:
         """The events of each version in ``(after, upto]`` (a version without events is absent):

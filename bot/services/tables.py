@@ -47,9 +47,6 @@ from bot.storage import surfaces as surface_rows
 from bot.storage.db import Database, Tx
 from bot.storage.errors import VersionConflict
 
-RECENT_KEPT = 20_000
-"""Tables whose newest step's events are kept (for the publisher's pass after it)."""
-
 Start = Callable[[random.Random], tuple[Any, list[Any]]]
 """Begins a game: e.g. ``lambda rng: pazaak.new_match(settings, a, sel_a, b, sel_b, rng)``."""
 
@@ -302,10 +299,7 @@ class TableService(TableReads):
         self._remembered += 1
         for stepped in self._stepping:
             stepped.add(live.id)
-        self._recent.pop(live.id, None)
-        self._recent[live.id] = (live.version, tuple(events))
-        while len(self._recent) > RECENT_KEPT:
-            del self._recent[next(iter(self._recent))]  # the table stepped least recently
+        self._keep_events(live.id, live.version, events)
         self._deadlines.set(live.id, live.version, None if live.status in CLOSED else live.deadline)
         if live.status in CLOSED:
             self._cache.pop(live.id, None)
