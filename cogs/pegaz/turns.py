@@ -104,7 +104,7 @@ class Turns(TableKit):
 
     @act("pay", who="turn", fresh=True)
     async def exchange_preview(self, click: Click) -> None:
-        """The dialog was sent: the service checks the exchange, the price is shown, Pay offered."""
+        """The dialog was sent: the rules price the exchange (or refuse it), Pay is offered."""
         interaction = click.interaction
         await self.ack(interaction)  # an update of the table message: its token redraws it
         turn, table, lang = _own_turn(click), click.table, click.lang
@@ -112,8 +112,11 @@ class Turns(TableKit):
         cards = inputs.exchange_cards(click.values[0] if click.values else "")
         extra = inputs.raise_amount(click.values[1] if len(click.values) > 1 else "")
         stake = state.stake + extra
-        await self.bot.services.tables.dry_run(table.table_id, pegaz.Exchange(turn, cards, stake))
-        price = pegaz.exchange_price(state, len(cards), stake)
+        try:
+            _, stake, price = pegaz.exchange_terms(state, pegaz.Exchange(turn, cards, stake))
+        except InsufficientFunds as exc:  # the rules know no currency; the table does
+            exc.params.setdefault("currency", table.currency)
+            raise
         die, hand = state.settings.die, pegaz.hand_of(state, turn)
         shown = ", ".join(f"{c + 1}. {card(die, hand[c], lang)}" for c in cards)
         key = f"pegaz.preview.{len(cards)}"

@@ -70,9 +70,28 @@ def probes(state: pz.PegazState) -> list[pz.Action]:
     return out
 
 
+def assert_exchange_terms(state: pz.PegazState, action: pz.Exchange, rng: random.Random) -> None:
+    """The query prices an exchange as its step does, and refuses it with the same error."""
+    try:
+        terms = pz.exchange_terms(state, action)
+    except RulesError as refused:
+        try:
+            pz.apply(state, action, random.Random(0))
+        except RulesError as err:
+            assert (type(err), err.params) == (type(refused), refused.params), action
+        else:
+            raise AssertionError(f"the query refused what the step takes: {action}") from None
+        return
+    _, events = pz.apply(state, action, random.Random(0))
+    done = next(e for e in events if isinstance(e, pz.Exchanged))
+    assert terms == (done.cards, done.stake, done.price), action
+
+
 def assert_probes(state: pz.PegazState, legal: list[pz.Action], rng: random.Random) -> None:
     legal_set = set(legal)
     for action in probes(state):
+        if isinstance(action, pz.Exchange):
+            assert_exchange_terms(state, action, rng)
         try:
             pz.apply(state, action, rng)
         except RulesError as err:

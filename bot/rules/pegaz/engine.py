@@ -56,22 +56,18 @@ from bot.rules.pegaz.events import (
     Started,
     TableOpened,
 )
-from bot.rules.pegaz.queries import checks_allowed, exchangeable, require_open_seat
+from bot.rules.pegaz.queries import checks_allowed, exchange_terms, require_open_seat
 from bot.rules.pegaz.reducer import index_of, initial_state
 from bot.rules.pegaz.state import (
     RULES_VERSION,
     CheckNotAllowed,
-    IllegalExchange,
     IllegalModifier,
     InvalidPlayer,
-    NoCardsToDraw,
     NotEnoughPlayers,
     PegazSettings,
     PegazState,
     Phase,
-    RaiseTooHigh,
     SeatStatus,
-    StakeOverMax,
 )
 from bot.rules.pegaz.steps import (
     Build,
@@ -207,28 +203,8 @@ def _cheat(b: Build, a: Cheat, rng: random.Random) -> None:
 
 
 def _exchange(b: Build, a: Exchange, rng: random.Random) -> None:
-    st = b.state
-    i = require_turn(st, a.player)
-    if st.phase is not Phase.EXCHANGE:
-        raise WrongPhase(phase=st.phase.value)
-    cards = tuple(sorted(a.cards))
-    if len(set(cards)) != len(cards) or any(c not in (0, 1, 2) for c in cards):
-        raise IllegalExchange(reason="cards")
-    left = exchangeable(st)
-    if len(cards) > left:
-        raise NoCardsToDraw(left=left)
-    s = st.settings
-    new = st.stake if a.new_stake is None else a.new_stake
-    if new < st.stake:
-        raise IllegalExchange(reason="below_stake", stake=st.stake)
-    if s.raise_limit is not None and new - st.stake > s.raise_limit:
-        raise RaiseTooHigh(limit=s.raise_limit, stake=st.stake)
-    if s.max_stake is not None and new > s.max_stake:
-        raise StakeOverMax(max_stake=s.max_stake)
-    price = (1 + len(cards)) * new
-    funds = st.seats[i].funds
-    if price > funds:
-        raise InsufficientFunds(needed=price, available=funds)
+    cards, new, price = exchange_terms(b.state, a)
+    i = index_of(b.state, a.player)
     b.emit(Exchanged(a.player, cards, new, price))
     if cards:
         draw(b, rng, a.player, cards, deal=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.rules.common import NotSeated, WrongPhase
+from bot.rules.common import InsufficientFunds, NotSeated, WrongPhase, check_action
 from bot.rules.pegaz.actions import (
     Action,
     Cheat,
@@ -23,7 +23,19 @@ from bot.rules.pegaz.actions import (
     SyncFunds,
 )
 from bot.rules.pegaz.reducer import index_of
-from bot.rules.pegaz.state import MAX_SEATS, PegazState, Phase, Seat, SeatStatus, TableFull
+from bot.rules.pegaz.state import (
+    MAX_SEATS,
+    IllegalExchange,
+    NoCardsToDraw,
+    PegazState,
+    Phase,
+    RaiseTooHigh,
+    Seat,
+    SeatStatus,
+    StakeOverMax,
+    TableFull,
+)
+from bot.rules.pegaz.steps import require_turn
 
 _SUBSETS: tuple[tuple[int, ...], ...] = (
     (),
@@ -121,6 +133,35 @@ def check_price(state: PegazState) -> int:
 def exchange_price(state: PegazState, k: int, new_stake: int | None = None) -> int:
     """What exchanging ``k`` cards costs at ``new_stake`` (default: the current stake)."""
     return (1 + k) * (state.stake if new_stake is None else new_stake)
+
+
+def exchange_terms(state: PegazState, action: Exchange) -> tuple[tuple[int, ...], int, int]:
+    """``(cards, new stake, price)`` of ``action`` now, or the rules' refusal raised exactly as
+    :func:`~bot.rules.pegaz.apply` raises it (its step asks this first): a preview asks here
+    instead of trying the step."""
+    check_action(action)
+    i = require_turn(state, action.player)
+    if state.phase is not Phase.EXCHANGE:
+        raise WrongPhase(phase=state.phase.value)
+    cards = tuple(sorted(action.cards))
+    if len(set(cards)) != len(cards) or any(c not in (0, 1, 2) for c in cards):
+        raise IllegalExchange(reason="cards")
+    left = exchangeable(state)
+    if len(cards) > left:
+        raise NoCardsToDraw(left=left)
+    rules = state.settings
+    new = state.stake if action.new_stake is None else action.new_stake
+    if new < state.stake:
+        raise IllegalExchange(reason="below_stake", stake=state.stake)
+    if rules.raise_limit is not None and new - state.stake > rules.raise_limit:
+        raise RaiseTooHigh(limit=rules.raise_limit, stake=state.stake)
+    if rules.max_stake is not None and new > rules.max_stake:
+        raise StakeOverMax(max_stake=rules.max_stake)
+    price = (1 + len(cards)) * new
+    funds = state.seats[i].funds
+    if price > funds:
+        raise InsufficientFunds(needed=price, available=funds)
+    return cards, new, price
 
 
 def stake_bounds(state: PegazState) -> tuple[int, int | None]:
