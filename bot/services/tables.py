@@ -205,21 +205,6 @@ class TableService(TableReads):
                     raise
         raise AssertionError("unreachable")
 
-    async def dry_run(self, table_id: int, action: Any) -> Any:
-        """The state ``action`` would lead to now, after the purses are synced, without writing
-        anything: a price or a permission is asked of the rules exactly as the step would be.
-        Raises the rules' error when they refuse it."""
-        live = await self._live(table_id)
-        if live.status in CLOSED:
-            raise TableClosed(table=table_id, status=live.status)
-        spec = self._spec(live.game)
-        purses = None
-        if spec.sync is not None:  # else the rules need nothing from the database
-            async with self._db.read() as tx:
-                purses = await seat_purses(tx, spec, live)
-        state, _ = rules_step(spec, live.state, "act", action, random.Random(0), purses)
-        return state
-
     async def synced(self, table_id: int) -> Any:
         """The table's state as the next step would see it: with the seats' purses synced."""
         live = await self._live(table_id)

@@ -102,7 +102,7 @@ class MatchActs(TableKit):
         if click.target.ver != current:
             table = click.table.table_id
             raise StaleAction(table=table, expected=click.target.ver, current=current)
-        await self.bot.services.tables.dry_run(click.table.table_id, action)  # the rules refuse
+        pazaak.play_terms(state, action)  # the rules refuse it here, before the acknowledgement
         return await self._move(click, action, expected=click.table.version, refresh=refresh)
 
     @act("end", who="turn", fresh=True)

@@ -171,6 +171,7 @@ __all__ = [
     "new_match",
     "parse_side_card",
     "parse_side_cards",
+    "play_terms",
     "replay",
     "settings_from",
     "table_total",
@@ -256,6 +257,38 @@ def apply(
     An illegal action raises a :class:`RulesError` and changes nothing; so does a value of the
     wrong kind (``PlayCard(value=2.0)``, a bool as an index: :class:`InvalidValue`).
     """
+    seat = _seat_of_actor(state, action)
+    events: list[Event] = []
+    if isinstance(action, Forfeit):
+        winner = state.players[1 - seat].id
+        return _emit(state, events, MatchEnded(winner, state.pot, "forfeit")), events
+    _require_turn(state, seat, action.player)
+    if isinstance(action, PlayCard):
+        side, value = play_terms(state, action)
+        event = CardPlayed(action.player, action.hand_index, side, value)
+        return _emit(state, events, event), events
+    how = _TURN_ENDS[type(action)]
+    return _end_turn(state, events, seat, how, rng), events
+
+
+def play_terms(state: PazaakState, action: PlayCard) -> tuple[SideCard, int]:
+    """The side card a :class:`PlayCard` plays and the value it adds, or the refusal raised
+    exactly as :func:`apply` raises it (the step asks this first): a click asks here before it
+    is acknowledged, instead of trying the step."""
+    seat = _seat_of_actor(state, action)
+    _require_turn(state, seat, action.player)
+    me = state.players[seat]
+    if me.played_card_this_turn:
+        raise CardAlreadyPlayedThisTurn()
+    index = action.hand_index
+    if not 0 <= index < len(me.hand):
+        raise NoSuchCard(hand_index=index, hand_size=len(me.hand))
+    side = me.hand[index]
+    return side, card_value(side, action.value, me.table)
+
+
+def _seat_of_actor(state: PazaakState, action: Action) -> int:
+    """The actor's seat in a match under way (the checks every action shares)."""
     check_action(action)
     if state.phase == "over":
         raise GameOver()
@@ -264,33 +297,17 @@ def apply(
         raise NotSeated(player=action.player)
     if state.phase != "playing":
         raise WrongPhase(phase=state.phase)
-    events: list[Event] = []
-    if isinstance(action, Forfeit):
-        winner = state.players[1 - seat].id
-        return _emit(state, events, MatchEnded(winner, state.pot, "forfeit")), events
+    return seat
+
+
+def _require_turn(state: PazaakState, seat: int, player: int) -> None:
     if state.players[seat].standing:
         raise AlreadyStanding()
     if state.turn != seat:
-        raise NotYourTurn(player=action.player)
-    if isinstance(action, PlayCard):
-        return _play_card(state, events, seat, action), events
-    how = _TURN_ENDS[type(action)]
-    return _end_turn(state, events, seat, how, rng), events
+        raise NotYourTurn(player=player)
 
 
 _TURN_ENDS: dict[type[Any], TurnEnd] = {EndTurn: "end_turn", Stand: "stand", Timeout: "timeout"}
-
-
-def _play_card(state: PazaakState, events: list[Event], seat: int, action: PlayCard) -> PazaakState:
-    me = state.players[seat]
-    if me.played_card_this_turn:
-        raise CardAlreadyPlayedThisTurn()
-    index = action.hand_index
-    if not 0 <= index < len(me.hand):
-        raise NoSuchCard(hand_index=index, hand_size=len(me.hand))
-    side = me.hand[index]
-    value = card_value(side, action.value, me.table)
-    return _emit(state, events, CardPlayed(me.id, index, side, value))
 
 
 def _end_turn(
