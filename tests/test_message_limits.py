@@ -290,3 +290,23 @@ def test_purse_texts_fit_at_the_longest(lang: Lang) -> None:
                 lang, key, units=BIG_WH, currency=currency, reason="r" * 6000, **who
             )
             fits(text)
+
+
+def test_a_settings_refusal_says_what_is_wrong_in_words() -> None:
+    """The reason is a code (the rules' own, or pydantic's): it is told in words, never as
+    the code or a "?"; an unknown one as "not allowed"."""
+    from bot.rules import pazaak, pegaz
+    from bot.rules.common import InvalidSettings
+
+    with pytest.raises(InvalidSettings) as too_big:
+        pegaz.PegazSettings(stake=0)
+    assert error_text("en", too_big.value) == (
+        "Those table settings don't work: stake is out of range."
+    )
+    with pytest.raises(InvalidSettings) as too_low:
+        pazaak.settings_from({"sets_to_win": 0})
+    assert error_text("pl", too_low.value) == (
+        "Te ustawienia stołu nie działają: sets_to_win jest za niskie."
+    )
+    odd = InvalidSettings(field="ante", reason="extra_forbidden")
+    assert error_text("en", odd) == "Those table settings don't work: ante is not allowed."

@@ -39,6 +39,9 @@ def error_text(lang: Lang, error: Exception) -> str | None:
             value = params[name]
             if isinstance(value, int) and not isinstance(value, bool):
                 params[name] = format_amount(value, currency, lang)
+    if error.code == "invalid_settings":  # the reason is a code (the rules', or pydantic's)
+        reason = f"error.invalid_settings.{params.get('reason')}"
+        params["reason"] = t(lang, reason if has(reason) else "error.invalid_settings.other")
     figures = FIGURES.get(error.code)
     if currency is not None and figures and all(f in params for f in figures):
         key = f"error.{error.code}.figures"

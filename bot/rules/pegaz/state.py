@@ -65,21 +65,29 @@ class PegazSettings(BaseModel):
     @model_validator(mode="after")
     def _validate(self) -> Self:
         if self.stake <= 0:
-            raise InvalidSettings(field="stake", value=self.stake)
+            raise InvalidSettings(field="stake", value=self.stake, reason="out_of_range")
         if self.exchanges is not None and self.exchanges < 1:
-            raise InvalidSettings(field="exchanges", value=self.exchanges)
+            raise InvalidSettings(field="exchanges", value=self.exchanges, reason="out_of_range")
         if self.raise_limit is not None and self.raise_limit < 0:
-            raise InvalidSettings(field="raise_limit", value=self.raise_limit)
+            raise InvalidSettings(
+                field="raise_limit", value=self.raise_limit, reason="out_of_range"
+            )
         if self.max_stake is not None and self.max_stake < self.stake:
-            raise InvalidSettings(field="max_stake", value=self.max_stake)
+            raise InvalidSettings(field="max_stake", value=self.max_stake, reason="out_of_range")
         if self.die not in DICE:
-            raise InvalidSettings(field="die", value=self.die)
+            raise InvalidSettings(field="die", value=self.die, reason="out_of_range")
         if self.turn_timeout <= 0:
-            raise InvalidSettings(field="turn_timeout", value=self.turn_timeout)
+            raise InvalidSettings(
+                field="turn_timeout", value=self.turn_timeout, reason="out_of_range"
+            )
         if not -100 <= self.detection_modifier <= 100:
-            raise InvalidSettings(field="detection_modifier", value=self.detection_modifier)
+            raise InvalidSettings(
+                field="detection_modifier", value=self.detection_modifier, reason="out_of_range"
+            )
         if self.carried_pot < 0:
-            raise InvalidSettings(field="carried_pot", value=self.carried_pot)
+            raise InvalidSettings(
+                field="carried_pot", value=self.carried_pot, reason="out_of_range"
+            )
         return self
 
     def check_bounds(self) -> Self:
