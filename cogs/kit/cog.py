@@ -39,7 +39,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import Lang
-from bot.rules.common import NotSeated, NotYourTurn
+from bot.rules.common import InsufficientFunds, NotSeated, NotYourTurn
 from bot.services.errors import StaleAction, UnknownTable
 from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_reads import Seen
@@ -260,6 +260,8 @@ class TableKit:
         try:
             await spec.handler(self, click)
         except Exception as exc:
+            if isinstance(exc, InsufficientFunds):  # the rules know no currency; the table does
+                exc.params.setdefault("currency", click.table.currency)
             await self.refuse(click.interaction, exc, click.target, click.lang)
 
     async def refuse(

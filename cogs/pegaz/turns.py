@@ -112,11 +112,7 @@ class Turns(TableKit):
         cards = inputs.exchange_cards(click.values[0] if click.values else "")
         extra = inputs.raise_amount(click.values[1] if len(click.values) > 1 else "")
         stake = state.stake + extra
-        try:
-            _, stake, price = pegaz.exchange_terms(state, pegaz.Exchange(turn, cards, stake))
-        except InsufficientFunds as exc:  # the rules know no currency; the table does
-            exc.params.setdefault("currency", table.currency)
-            raise
+        _, stake, price = pegaz.exchange_terms(state, pegaz.Exchange(turn, cards, stake))
         die, hand = state.settings.die, pegaz.hand_of(state, turn)
         shown = ", ".join(f"{c + 1}. {card(die, hand[c], lang)}" for c in cards)
         key = f"pegaz.preview.{len(cards)}"
@@ -161,7 +157,6 @@ class Turns(TableKit):
             raise InsufficientFunds(  # the rules ask 3 x the stake
                 needed=pegaz.check_price(state),
                 available=pegaz.seat_of(state, turn).funds,
-                currency=table.currency,
             )
         lang = click.lang
         text = t(lang, "pegaz.check.ask", price=money(pegaz.check_price(state), lang))
