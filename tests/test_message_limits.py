@@ -298,13 +298,16 @@ def test_a_settings_refusal_says_what_is_wrong_in_words() -> None:
     from bot.rules import pazaak, pegaz
     from bot.rules.common import InvalidSettings
 
-    with pytest.raises(InvalidSettings) as too_big:
-        pegaz.PegazSettings(stake=0)
-    assert error_text("en", too_big.value) == (
-        "Those table settings don't work: stake is out of range."
+    with pytest.raises(InvalidSettings) as crossed:
+        pegaz.PegazSettings.parse({"stake": 12, "max_stake": 6})
+    assert error_text("en", crossed.value) == (
+        "Those table settings don't work: max_stake is out of range."
     )
+    with pytest.raises(InvalidSettings) as zero:
+        pegaz.PegazSettings.parse({"stake": 0})
+    assert error_text("en", zero.value) == "Those table settings don't work: stake is too low."
     with pytest.raises(InvalidSettings) as too_low:
-        pazaak.settings_from({"sets_to_win": 0})
+        pazaak.PazaakSettings.parse({"sets_to_win": 0})
     assert error_text("pl", too_low.value) == (
         "Te ustawienia stołu nie działają: sets_to_win jest za niskie."
     )

@@ -12,10 +12,23 @@ ledger row per movement in the same transaction as the event that caused it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from enum import Enum
 from types import NoneType, UnionType
-from typing import Any, Literal, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    Literal,
+    Protocol,
+    Self,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 POT: Literal["pot"] = "pot"
 OFFERING: Literal["offering"] = "offering"
@@ -90,6 +103,51 @@ class InvalidValue(RulesError):
     that is not a bool. Caught here so that no such value ever reaches an event or a coin."""
 
     code = "invalid_value"
+
+
+class Keep(Enum):
+    """The default of the reducers' copy helpers' arguments (``seat_with``...): keep the field."""
+
+    KEEP = 0
+
+
+KEEP = Keep.KEEP
+
+
+class TableSettings(BaseModel):
+    """What both games' table settings share, and how they are checked.
+
+    A field's lower bound and its invariants (``Field(ge=...)``, a cross-field
+    ``model_validator``) always hold, also for a table read back. The upper bounds
+    (:meth:`upper_bounds`) are checked only where a table opens and by :meth:`parse`: a stored
+    table was valid when it opened and goes on so, even if a later release lowers a bound.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    def upper_bounds(self) -> tuple[tuple[str, int | None, int], ...]:
+        """``(field, value, highest)`` for every bounded number (None: no limit set)."""
+        return ()
+
+    def check_bounds(self) -> Self:
+        """These settings, or :class:`InvalidSettings` for the first one past its upper bound."""
+        for field, value, high in self.upper_bounds():
+            if value is not None and value > high:
+                raise InvalidSettings(field=field, reason="less_than_equal")
+        return self
+
+    @classmethod
+    def parse(cls, data: Mapping[str, object]) -> Self:
+        """Settings from loose data, or :class:`InvalidSettings` with ``field`` and ``reason``
+        (pydantic's error type, e.g. ``greater_than_equal``, ``int_type``, ``extra_forbidden``,
+        or the rules' own ``out_of_range``)."""
+        try:
+            settings = cls.model_validate(dict(data))
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = str(first["loc"][0]) if first["loc"] else "settings"  # not "exchanges.int"
+            raise InvalidSettings(field=field, reason=first["type"]) from None
+        return settings.check_bounds()
 
 
 _SHAPES: dict[type[Any], tuple[tuple[str, Any], ...]] = {}

@@ -22,7 +22,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.rules import pazaak
-from bot.rules.pazaak.state import seat_index
+from bot.rules.pazaak.queries import seat_index
 from cogs.kit.ids import Target, button, view
 
 PREFIX = "pz"

@@ -248,12 +248,12 @@ def test_events_round_trip_through_json() -> None:
 )
 def test_bad_settings_are_refused(values: dict[str, object], field: str, reason: str) -> None:
     with pytest.raises(InvalidSettings) as caught:
-        pz.settings_from(values)
+        PazaakSettings.parse(values)
     assert caught.value.params == {"field": field, "reason": reason}
 
 
 def test_default_settings() -> None:
-    assert pz.settings_from({}) == PazaakSettings(
+    assert PazaakSettings.parse({}) == PazaakSettings(
         wager=0,
         main_deck="pool",
         kotor2_cards=True,

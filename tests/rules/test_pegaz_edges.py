@@ -91,7 +91,7 @@ def test_pazaak_settings_accept_exactly_their_bounds(field: str, value: int) -> 
         "timeouts_to_forfeit": (1, MAX_TIMEOUTS_TO_FORFEIT),
     }[field]
     try:
-        made = pazaak.settings_from({field: value})
+        made = pazaak.PazaakSettings.parse({field: value})
     except InvalidSettings as err:
         assert not low <= value <= high and err.params["field"] == field
     else:

@@ -14,7 +14,7 @@ from bot.render.limits import fit
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, format_amount
 from bot.rules.pazaak import SideCard, TableCard
-from bot.rules.pazaak.state import seat_index
+from bot.rules.pazaak.queries import seat_index
 
 Names = Mapping[int, str]
 """Character id -> name, for both players of a match."""

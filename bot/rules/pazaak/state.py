@@ -1,19 +1,19 @@
-"""Pazaak as data: the settings, the immutable match state, the actions and their errors.
+"""Pazaak: table settings, typed errors and the immutable match state.
 
-The state is made of frozen slotted dataclasses and tuples (no pydantic in the hot path), so NPC
-players can copy and step it thousands of times per decision. Only the reducer in
-``pazaak.events`` builds new states; ``pazaak`` holds the actions' logic.
+The state is made of frozen slotted dataclasses and tuples (no pydantic in the hot path). Only
+the reducer (:mod:`bot.rules.pazaak.reducer`) builds new states.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Self
+from enum import StrEnum
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from bot.rules.common import InvalidSettings, NotSeated, RulesError
+from bot.rules.common import KEEP, Keep, RulesError, TableSettings
 from bot.rules.money import CREDITS
 from bot.rules.pazaak.cards import SideCard
 
@@ -33,17 +33,20 @@ MAX_TURN_TIMEOUT = 24 * 3600
 """Seconds a turn may last: from 1 s to a day."""
 MAX_TIMEOUTS_TO_FORFEIT = 10
 
-Phase = Literal["dealing", "playing", "over"]
 TurnEnd = Literal["end_turn", "stand", "timeout"]
 StandReason = Literal["stand", "timeout", "twenty"]
 SetEndReason = Literal["bust", "nine_cards", "higher_total", "tiebreaker", "tie"]
 MatchEndReason = Literal["sets", "forfeit", "timeouts"]
 
 
-class PazaakSettings(BaseModel):
-    """The table settings of one match. Money is whole credits; times are seconds."""
+class Phase(StrEnum):
+    DEALING = "dealing"
+    PLAYING = "playing"
+    OVER = "over"
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+class PazaakSettings(TableSettings):
+    """The table settings of one match. Money is whole credits; times are seconds."""
 
     wager: int = Field(default=0, ge=0)
     """Each player's stake in credits; both go into the pot at the start."""
@@ -55,39 +58,18 @@ class PazaakSettings(BaseModel):
     starter: Literal["alternate", "loser"] = "alternate"
     """Who starts sets after the first (which is random)."""
     sets_to_win: int = Field(default=3, ge=1)
-    turn_timeout: int = Field(default=300, ge=1)
+    turn_timeout: int = Field(default=300, ge=MIN_TURN_TIMEOUT)
     """Seconds a player has for a turn; then the service sends a ``Timeout`` action."""
     timeouts_to_forfeit: int = Field(default=3, ge=1)
     """That many timeouts in a row by one player forfeit the match."""
 
-    def check_bounds(self) -> Self:
-        """These settings, or :class:`InvalidSettings` for the first one past its upper bound.
-
-        Checked where a match starts (``new_match``) and by :func:`settings_from`, not when a
-        stored match is read back: it was valid when it started, and goes on so.
-        """
-        bounds = (
+    def upper_bounds(self) -> tuple[tuple[str, int | None, int], ...]:
+        return (
             ("wager", self.wager, MAX_WAGER),
             ("sets_to_win", self.sets_to_win, MAX_SETS_TO_WIN),
             ("turn_timeout", self.turn_timeout, MAX_TURN_TIMEOUT),
             ("timeouts_to_forfeit", self.timeouts_to_forfeit, MAX_TIMEOUTS_TO_FORFEIT),
         )
-        for field, value, high in bounds:
-            if value > high:
-                raise InvalidSettings(field=field, reason="less_than_equal")
-        return self
-
-
-def settings_from(values: Mapping[str, object]) -> PazaakSettings:
-    """Validated settings, or :class:`InvalidSettings` with ``field`` and ``reason`` (pydantic's
-    error type, e.g. ``greater_than_equal``, ``int_type``, ``extra_forbidden``)."""
-    try:
-        settings = PazaakSettings.model_validate(values)
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        raise InvalidSettings(field=field, reason=first["type"]) from None
-    return settings.check_bounds()
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +132,7 @@ class PazaakState:
     """The seat (0 or 1) whose turn it is; see ``current_player`` for the id."""
     starter: int = 0
     """The seat that started the current set."""
-    phase: Phase = "dealing"
+    phase: Phase = Phase.DEALING
     pot: int = 0
     winner: int | None = None
     results: tuple[SetResult, ...] = ()
@@ -158,7 +140,7 @@ class PazaakState:
     @property
     def current_player(self) -> int | None:
         """The id of the player who may act now, or None when nobody may."""
-        return self.players[self.turn].id if self.phase == "playing" else None
+        return self.players[self.turn].id if self.phase is Phase.PLAYING else None
 
 
 def table_total(table: Sequence[TableCard]) -> int:
@@ -167,16 +149,6 @@ def table_total(table: Sequence[TableCard]) -> int:
     for table_card in table:
         total += table_card.value
     return total
-
-
-def seat_index(state: PazaakState, player: int) -> int | None:
-    """The seat (0 or 1) of ``player``, or None when they are not in this match."""
-    players = state.players
-    if players[0].id == player:
-        return 0
-    if players[1].id == player:
-        return 1
-    return None
 
 
 # --- errors -------------------------------------------------------------------------------------
@@ -206,111 +178,57 @@ class AlreadyStanding(RulesError):
     code = "pazaak_already_standing"
 
 
-# --- actions ------------------------------------------------------------------------------------
+# --- fast copies ------------------------------------------------------------------------------
+# As in Pegaz: ``dataclasses.replace`` made bench/rules.py's playouts 15-30% slower, and NPC
+# players step matches thousands of times per decision.
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    """Play the hand card at ``hand_index`` as ``value`` (required for ``±N``, T and ``±1/2``)."""
-
-    player: int
-    hand_index: int
-    value: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn:
-    player: int
-
-
-@dataclass(frozen=True, slots=True)
-class Stand:
-    player: int
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    player: int
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """Sent by the service when the player's turn timer runs out: the player stands."""
-
-    player: int
-
-
-Action = PlayCard | EndTurn | Stand | Forfeit | Timeout
-
-
-# --- what a player may see ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What anyone may see of one seat: the table is public, the hand only by its size."""
-
-    player: int
-    table: tuple[TableCard, ...]
-    total: int
-    standing: bool
-    sets_won: int
-    hand_size: int
-    played_tiebreaker: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PazaakView:
-    """What ``viewer`` may see: their own hand, both tables, never the other hand or the pool."""
-
-    viewer: int | None
-    hand: tuple[SideCard, ...]
-    """The viewer's own hand; empty for a spectator."""
-    seats: tuple[SeatView, SeatView]
-    current_player: int | None
-    set_number: int
-    phase: Phase
-    pot: int
-    winner: int | None
-    results: tuple[SetResult, ...]
-    pool_left: int
-    """How many main-deck cards are left (0 when the main deck is infinite)."""
-
-
-def view(state: PazaakState, viewer: int | None) -> PazaakView:
-    """The state as ``viewer`` may see it (None: a spectator). Raises NotSeated for a stranger."""
-    seat = None if viewer is None else seat_index(state, viewer)
-    if viewer is not None and seat is None:
-        raise NotSeated(player=viewer)
-    a, b = (
-        SeatView(p.id, p.table, p.total, p.standing, p.sets_won, len(p.hand), p.played_tiebreaker)
-        for p in state.players
-    )
-    return PazaakView(
-        viewer,
-        () if seat is None else state.players[seat].hand,
-        (a, b),
-        state.current_player,
-        state.set_number,
-        state.phase,
-        state.pot,
-        state.winner,
-        state.results,
-        len(state.pool),
+def player_with(
+    p: PlayerState,
+    *,
+    hand: tuple[SideCard, ...] | Keep = KEEP,
+    table: tuple[TableCard, ...] | Keep = KEEP,
+    standing: bool | Keep = KEEP,
+    sets_won: int | Keep = KEEP,
+    played_card_this_turn: bool | Keep = KEEP,
+    timeouts: int | Keep = KEEP,
+) -> PlayerState:
+    """A copy of ``p`` with the given fields changed."""
+    return PlayerState(
+        p.id,
+        p.selection,
+        p.hand if hand is KEEP else hand,
+        p.table if table is KEEP else table,
+        p.standing if standing is KEEP else standing,
+        p.sets_won if sets_won is KEEP else sets_won,
+        p.played_card_this_turn if played_card_this_turn is KEEP else played_card_this_turn,
+        p.timeouts if timeouts is KEEP else timeouts,
     )
 
 
-def card_value(side: SideCard, value: int | None, table: Sequence[TableCard]) -> int:
-    """What ``side`` counts as when played as ``value`` on ``table``, or a typed error."""
-    if side.kind == "double":
-        if not table:
-            raise DoubleOnEmptyTable()
-        allowed: tuple[int, ...] = (table[-1].value,)
-    else:
-        allowed = side.values
-    if value is None:
-        if len(allowed) == 1:
-            return allowed[0]
-    elif value in allowed:
-        return value
-    raise IllegalCardValue(card=side.code, value=value, allowed=allowed)
+def state_with(
+    s: PazaakState,
+    *,
+    players: tuple[PlayerState, PlayerState] | Keep = KEEP,
+    pool: tuple[int, ...] | Keep = KEEP,
+    set_number: int | Keep = KEEP,
+    turn: int | Keep = KEEP,
+    starter: int | Keep = KEEP,
+    phase: Phase | Keep = KEEP,
+    pot: int | Keep = KEEP,
+    winner: int | Keep | None = KEEP,
+    results: tuple[SetResult, ...] | Keep = KEEP,
+) -> PazaakState:
+    """A copy of ``s`` with the given fields changed."""
+    return PazaakState(
+        s.settings,
+        s.players if players is KEEP else players,
+        s.pool if pool is KEEP else pool,
+        s.set_number if set_number is KEEP else set_number,
+        s.turn if turn is KEEP else turn,
+        s.starter if starter is KEEP else starter,
+        s.phase if phase is KEEP else phase,
+        s.pot if pot is KEEP else pot,
+        s.winner if winner is KEEP else winner,
+        s.results if results is KEEP else results,
+    )
