@@ -2,7 +2,7 @@
 
 A player makes their own characters; a GM may also make an NPC (owned by that GM) or a character
 for another player. Deleting asks first, with buttons that survive a restart, and is refused
-while the character sits at a table.
+while the character sits at a table. Characters are a server's: the group works only there.
 """
 
 from __future__ import annotations
@@ -92,6 +92,7 @@ def confirmation(lang: Lang, character_id: int, user_id: int) -> discord.ui.View
     return view
 
 
+@app_commands.guild_only()
 class Characters(
     commands.GroupCog,
     group_name="character",

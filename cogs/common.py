@@ -1,18 +1,20 @@
 """What every cog needs: who is a GM, which character a user acts with, name autocomplete.
 
 GM: a member with Manage Server, or with the server's GM role (set with ``/gm role``; until then,
-a role named like the ``bot.gm_role`` setting).
+a role named like the ``bot.gm_role`` setting). A role is no Discord permission, so the GM
+commands are gated by a check (:func:`gm_only`), not by ``default_permissions``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.services.outcomes import Character
-from cogs.replies import Refused, bot_of
+from cogs.replies import CheckRefusal, Refused, bot_of
 
 # The bounds of the options many commands share. Every option is bounded (Discord's clients
 # honour these; ``cogs.gate`` refuses a payload that breaks them).
@@ -22,11 +24,15 @@ MAX_TABLE_ID = 2**53 - 1  # Discord's largest integer option; table ids are SQLi
 CharacterName = app_commands.Range[str, 1, NAME_OPTION_MAX]
 Amount = app_commands.Range[str, 1, AMOUNT_OPTION_MAX]
 TableNumber = app_commands.Range[int, 1, MAX_TABLE_ID]
+T = TypeVar("T")
 
 
 def guild_id_of(interaction: discord.Interaction[Any]) -> int:
+    """The server the interaction came from. A DM is refused as discord.py refuses a guild-only
+    command: Discord hides those from DMs, but a client that has not seen the sync still sends
+    them, and ``/pegaz`` and ``/pazaak`` are offered in DMs for their odds and rules."""
     if interaction.guild_id is None:
-        raise Refused("guild_only")
+        raise app_commands.NoPrivateMessage()
     return interaction.guild_id
 
 
@@ -43,10 +49,47 @@ async def is_gm(interaction: discord.Interaction[Any]) -> bool:
     return any(role.name == bot.settings.bot.gm_role for role in member.roles)
 
 
+class NotGM(CheckRefusal):
+    """A GM's command, used by someone who is no GM here."""
+
+    code = "not_gm"
+
+
+class NotManager(CheckRefusal):
+    """A command for Manage Server only, used by someone without it."""
+
+    code = "not_manager"
+
+
 async def require_gm(interaction: discord.Interaction[Any]) -> None:
+    """Refuse anyone but a GM: :func:`gm_only`'s check, for the commands where only some options
+    need a GM (``/character create`` of an NPC, or for another player)."""
     guild_id_of(interaction)
     if not await is_gm(interaction):
-        raise Refused("not_gm")
+        raise NotGM()
+
+
+def gm_only() -> Callable[[T], T]:
+    """A command only a GM may use: in a DM it is refused as guild-only, anyone else hears
+    ``not_gm``. Like every app command check, it is not run for autocomplete."""
+
+    async def predicate(interaction: discord.Interaction[Any]) -> bool:
+        await require_gm(interaction)
+        return True
+
+    return app_commands.check(predicate)
+
+
+def manager_only() -> Callable[[T], T]:
+    """A command only Manage Server may use (``/gm role``: it decides who the GMs are)."""
+
+    def predicate(interaction: discord.Interaction[Any]) -> bool:
+        guild_id_of(interaction)
+        if not interaction.permissions.manage_guild:
+            raise NotManager()
+        return True
+
+    return app_commands.check(predicate)
 
 
 async def acting_character(interaction: discord.Interaction[Any], name: str | None) -> Character:

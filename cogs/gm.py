@@ -1,8 +1,9 @@
 """GM tools: ``/gm role``, ``/settings language``, ``/table list`` and ``/table close``.
 
 ``/gm role`` needs Manage Server (it decides who the GMs are); the other settings and closing a
-table need a GM. Closing a table cancels it through the table service, which gives every stake
-still in the pot back; the game's cog hears of it through ``on_table_outcome``.
+table need a GM: both are discord.py checks (``cogs.common``). The three groups work only on a
+server. Closing a table cancels it through the table service, which gives every stake still in
+the pot back; the game's cog hears of it through ``on_table_outcome``.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import tables as render
 from bot.services.errors import UnknownTable
-from cogs.common import TableNumber, guild_id_of, page_button, require_gm
+from cogs.common import TableNumber, gm_only, guild_id_of, manager_only, page_button
 from cogs.replies import Refused, answer, bot_of, guarded, lang_of
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
 
+@app_commands.guild_only()
 class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs the games here."):
     def __init__(self, bot: SzulerniaBot) -> None:
         self.bot = bot
@@ -32,12 +34,11 @@ class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs
         name="role", description="Manage Server only: set which role counts as GM."
     )
     @app_commands.describe(role="The GM role (leave empty to go back to the default).")
+    @manager_only()
     async def role(
         self, interaction: discord.Interaction, role: discord.Role | None = None
     ) -> None:
         guild_id = guild_id_of(interaction)
-        if not interaction.permissions.manage_guild:
-            raise Refused("not_manager")
         guild = interaction.guild
         if role is not None and (guild is None or guild.get_role(role.id) is None):
             raise Refused("gm_role_unknown")  # not a role of this server: nothing is stored
@@ -50,6 +51,7 @@ class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs
         await answer(interaction, text)
 
 
+@app_commands.guild_only()
 class Settings(
     commands.GroupCog, group_name="settings", group_description="GM: this server's settings."
 ):
@@ -64,10 +66,10 @@ class Settings(
             app_commands.Choice(name="Polish", value="pl"),
         ]
     )
+    @gm_only()
     async def language(
         self, interaction: discord.Interaction, language: Literal["en", "pl"]
     ) -> None:
-        await require_gm(interaction)
         await self.bot.services.guilds.set_language(guild_id_of(interaction), language)
         await answer(interaction, t(language, "settings.language.set"))
 
@@ -121,6 +123,7 @@ async def table_page(
     return text, view
 
 
+@app_commands.guild_only()
 class Tables(
     commands.GroupCog, group_name="table", group_description="The game tables on this server."
 ):
@@ -134,9 +137,9 @@ class Tables(
 
     @app_commands.command(name="close", description="GM: cancel a table and give every stake back.")
     @app_commands.describe(table="The table's number (see /table list).")
+    @gm_only()
     async def close(self, interaction: discord.Interaction, table: TableNumber) -> None:
         guild_id = guild_id_of(interaction)
-        await require_gm(interaction)
         services = self.bot.services
         view = await services.tables.get(table)
         if view.guild_id != guild_id:

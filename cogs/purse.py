@@ -1,7 +1,8 @@
 """``/purse show|history|pay|give|take``: every character's coins, kept in the ledger.
 
 Amounts are typed as people say them (``1 GC 10 s``, ``15p``, ``250 cr``); the coins name the
-currency. Players see their own purses; a GM sees any, and alone gives or takes coins.
+currency. Players see their own purses; a GM sees any, and alone gives or takes coins. Purses are
+a server's: the group works only there.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from cogs.common import (
     CharacterName,
     acting_character,
     all_names,
+    gm_only,
     guild_id_of,
     is_gm,
     my_names,
     page_button,
-    require_gm,
 )
 from cogs.replies import answer, bot_of, guarded, lang_of
 
@@ -131,6 +132,7 @@ def _reason(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+@app_commands.guild_only()
 class Purse(
     commands.GroupCog,
     group_name="purse",
@@ -230,6 +232,7 @@ class Purse(
         reason="Why (kept in the purse's history).",
     )
     @app_commands.autocomplete(character=all_names)
+    @gm_only()
     async def give(
         self,
         interaction: discord.Interaction,
@@ -246,6 +249,7 @@ class Purse(
         reason="Why (kept in the purse's history).",
     )
     @app_commands.autocomplete(character=all_names)
+    @gm_only()
     async def take(
         self,
         interaction: discord.Interaction,
@@ -258,7 +262,6 @@ class Purse(
     async def _gm_move(
         self, interaction: discord.Interaction, name: str, amount: str, reason: str, *, give: bool
     ) -> None:
-        await require_gm(interaction)
         who = await self.bot.services.characters.by_name(guild_id_of(interaction), name)
         currency, units = parse_money(amount)
         why = _reason(reason)

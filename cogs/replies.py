@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 from discord import app_commands
@@ -27,11 +27,19 @@ log = logging.getLogger(__name__)
 
 class Refused(DomainError):
     """A refusal named where it is raised by its catalogue code (``error.<code>``): the user may
-    not do this (``not_gm``, ``not_opener``, ``guild_only``...) or typed something unusable."""
+    not do this (``not_opener``, ``gm_role_unknown``...) or typed something unusable. A command's
+    check refuses with a :class:`CheckRefusal` instead, told the same way."""
 
     def __init__(self, code: str, **params: object) -> None:
         self.code = code
         super().__init__(**params)
+
+
+class CheckRefusal(app_commands.CheckFailure):
+    """A command's check refused the user (see ``cogs.common.gm_only``); ``code`` is the
+    catalogue code of the refusal they hear, the same as a :class:`Refused` of that code."""
+
+    code: ClassVar[str]
 
 
 class MalformedInteraction(app_commands.AppCommandError):
@@ -89,10 +97,13 @@ async def report(
     interaction: discord.Interaction[Any], error: BaseException, *, lang: Lang | None = None
 ) -> None:
     """Tell the user what went wrong, ephemerally, in the guild's language (or ``lang``: e.g.
-    the language of the table a button in a DM belongs to)."""
+    the language of the table a button in a DM belongs to). A failed check (a guild-only or a GM
+    command) is told as the :class:`Refused` of its code."""
     original = getattr(error, "original", None) or error
     if isinstance(original, app_commands.NoPrivateMessage):
         original = Refused("guild_only")
+    elif isinstance(original, CheckRefusal):
+        original = Refused(original.code)
     elif isinstance(original, (*OUTDATED, *INVALID)):
         log.warning("refused a malformed interaction (%s)", type(original).__name__)
         outdated = isinstance(original, OUTDATED)

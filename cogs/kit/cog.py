@@ -10,7 +10,8 @@ methods:
 The kit registers one ``DynamicItem`` class bound to the cog. Its ``interaction_check`` reads the
 table and its roster once and authorises the click (``who``: anyone, a seated player, the player
 on turn, the table's opener or a GM; ``fresh``: drawn at the table's current version); its
-callback runs the handler.
+callback runs the handler. A dialog is a :class:`TableDialog`: its custom_id is its act's, and its
+submit is authorised and run the same way.
 
 Acknowledge first. The table, its roster, its opener and the guild's language come from what the
 services keep (the table service's per-version cache, the guild service's rows), so the common
@@ -48,7 +49,7 @@ from cogs.common import is_gm
 from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, deferred_update, grammar
 from cogs.kit.publisher import Publisher
-from cogs.replies import Refused, report
+from cogs.replies import Refused, bot_of, report
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -139,6 +140,39 @@ class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!x)x"
             await self.owner.run(self.click)
 
 
+ROUTED = "szulernia.dialog"
+"""The ``Interaction.extras`` key a :class:`TableDialog` sets on a submit discord.py gave it."""
+DIALOG_SECONDS = 900
+"""How long discord.py keeps a dialog sent (one dismissed is never submitted); a submit after
+that reaches the listener, as one sent before a restart does."""
+
+
+class TableDialog(discord.ui.Modal):
+    """A dialog of a table act (its custom_id is the act's :class:`Target`); its text fields, in
+    order, are the act's values. The game's kit receives the submit.
+
+    discord.py routes a submit by the custom_id of a dialog sent in this process, until it is
+    submitted or :data:`DIALOG_SECONDS` pass. It keeps dialogs in memory only, so one sent before
+    a restart is routed by nobody: the kit's listener (:meth:`TableKit.unrouted_dialog`) takes
+    that one, and no other (see :data:`ROUTED`)."""
+
+    def __init__(self, target: Target, *, title: str) -> None:
+        super().__init__(title=title[:45], custom_id=target.custom_id, timeout=DIALOG_SECONDS)
+        self.target = target
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        # Before any await: discord.py creates this task before it dispatches on_interaction
+        # (and its interaction_check returns at once), so the listener sees the mark. The values
+        # are read at once too: a twin dialog (the same act opened twice) is submitted through
+        # this same instance, which discord.py refreshes on every submit.
+        interaction.extras[ROUTED] = True
+        values = tuple(c.value for c in self.walk_children() if isinstance(c, discord.ui.TextInput))
+        for cog in bot_of(interaction).cogs.values():
+            if isinstance(cog, TableKit) and self.target.game == cog.PREFIX:
+                await cog.submit(interaction, self.target, values)
+                return
+
+
 class TableKit:
     """What both games' cogs share; mix in before ``commands.GroupCog``."""
 
@@ -196,9 +230,12 @@ class TableKit:
         self.publisher.close()
 
     @commands.Cog.listener("on_interaction")
-    async def kit_modal(self, interaction: discord.Interaction[Any]) -> None:
-        """A submitted dialog whose custom_id is one of this game's (modals are not views)."""
+    async def unrouted_dialog(self, interaction: discord.Interaction[Any]) -> None:
+        """A submitted dialog of this game that discord.py routed to no :class:`TableDialog`:
+        one sent before a restart (discord.py keeps dialogs in memory only, by custom_id)."""
         if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        if interaction.extras.get(ROUTED):
             return
         data: Any = interaction.data or {}
         target = Target.from_custom_id(self.PREFIX, str(data.get("custom_id", "")))
@@ -206,8 +243,14 @@ class TableKit:
             return
         fields: dict[str, str] = {}
         _collect(data.get("components") or [], fields)
+        await self.submit(interaction, target, tuple(fields.values()))
+
+    async def submit(
+        self, interaction: discord.Interaction[Any], target: Target, values: tuple[str, ...]
+    ) -> None:
+        """Authorise a submitted dialog as a click on its act, and run the act."""
         try:
-            click = await self.authorise(interaction, target, tuple(fields.values()))
+            click = await self.authorise(interaction, target, values)
         except Exception as exc:
             await self.refuse(interaction, exc, target)
             return
@@ -348,7 +391,8 @@ class TableKit:
 
 
 def _collect(components: Sequence[Any], out: dict[str, str]) -> None:
-    """A submitted dialog's text fields, by custom_id, in order."""
+    """A submitted dialog's text fields, by custom_id, in order (what discord.py reads into a
+    :class:`TableDialog`'s fields when it routes the submit)."""
     for component in components:
         if not isinstance(component, dict):
             continue

@@ -23,10 +23,10 @@ from cogs.common import (
     CharacterName,
     acting_character,
     all_names,
+    gm_only,
     guild_id_of,
     my_names,
     own_names,
-    require_gm,
 )
 from cogs.pazaak.challenge import CHALLENGE_SECONDS, ChallengeActs, selection
 from cogs.pazaak.common import controls, mention, pinging
@@ -158,7 +158,7 @@ class Pazaak(
             raise Refused(
                 "pazaak_cannot_pay_held", name=me.name, amount=amount, balance=held, currency="cr"
             )
-        settings = pazaak.PazaakSettings(wager=amount, **options)
+        settings = pazaak.PazaakSettings.parse({"wager": amount, **options})
         await selection(self.bot, me, kotor2_cards=settings.kotor2_cards)
         assert interaction.channel_id is not None
         row = await services.challenges.create(
@@ -219,13 +219,13 @@ class Pazaak(
         cards="Card codes, e.g. +3 -2 ±4 D T F24 F36 ±1/2 (+-4 works too).",
     )
     @app_commands.autocomplete(character=all_names)
+    @gm_only()
     async def grant(
         self,
         interaction: discord.Interaction[Any],
         character: CharacterName,
         cards: app_commands.Range[str, 1, CARDS_TEXT_MAX],
     ) -> None:
-        await require_gm(interaction)
         lang = await lang_of(interaction)
         services = self.bot.services
         who = await services.characters.by_name(guild_id_of(interaction), character)

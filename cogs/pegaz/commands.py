@@ -25,10 +25,10 @@ from cogs.common import (
     CharacterName,
     TableNumber,
     acting_character,
+    gm_only,
     guild_id_of,
     my_names,
     my_npcs,
-    require_gm,
 )
 from cogs.kit.cog import TableKit
 from cogs.pegaz import inputs
@@ -116,6 +116,7 @@ class Pegaz(
     )
     @app_commands.choices(die=DICE)
     @app_commands.choices(source=SOURCES, tie=TIES, cheat_ruling=RULINGS)
+    @gm_only()
     async def open(
         self,
         interaction: discord.Interaction[Any],
@@ -131,7 +132,6 @@ class Pegaz(
         cheat_ruling: str = "expel",
         detection: app_commands.Range[int, -MAX_DETECTION_MODIFIER, MAX_DETECTION_MODIFIER] = 0,
     ) -> None:
-        await require_gm(interaction)
         settings = inputs.settings(
             stake=stake,
             exchanges=exchanges,
@@ -176,13 +176,13 @@ class Pegaz(
         table="The table's number (needed when this channel has several)",
     )
     @app_commands.autocomplete(npc=my_npcs)
+    @gm_only()
     async def seat(
         self,
         interaction: discord.Interaction[Any],
         npc: CharacterName,
         table: TableNumber | None = None,
     ) -> None:
-        await require_gm(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = await bot_of(interaction).services.characters.by_name(guild_id_of(interaction), npc)
         if not who.is_npc:

@@ -1,5 +1,6 @@
 """The components under Pegasus messages: the table's buttons by phase, a hand's choices, the
-exchange modal and the check picker. Views hold no state: every item is a ``DynamicItem``."""
+exchange dialog and the check picker. Views hold no state: the cog's ``DynamicItem`` receives
+every item, and the kit the dialog (a ``TableDialog``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.i18n import Lang, t
 from bot.render.pegaz import Roster, card, modifier_label, money
 from bot.rules import pegaz
 from bot.services.outcomes import Character
+from cogs.kit.cog import TableDialog
 from cogs.kit.ids import Target, button
 from cogs.kit.ids import select as menu
 
@@ -131,16 +133,15 @@ def choices_view(
 
 def exchange_modal(
     state: pegaz.PegazState, player: int, table_id: int, version: int, lang: Lang
-) -> discord.ui.Modal:
-    """The exchange dialog: which cards, and an optional raise (its limits in the hint)."""
+) -> TableDialog:
+    """The exchange dialog: which cards, and an optional raise (its limits in the hint). Its
+    submit is the ``pay`` act, drawn at the table's version."""
     die = state.settings.die
     hand = pegaz.hand_of(state, player)
     low, high = pegaz.stake_bounds(state)
     top = t(lang, "pegaz.settings.none") if high is None else money(high - low, lang)
-    modal = discord.ui.Modal(
-        title=t(lang, "pegaz.modal.title")[:45],
-        custom_id=Target(PREFIX, table_id, version, "pay", str(player)).custom_id,
-        timeout=900,
+    modal = TableDialog(
+        Target(PREFIX, table_id, version, "pay", str(player)), title=t(lang, "pegaz.modal.title")
     )
     yours = " · ".join(f"{i + 1} {card(die, face, lang)}" for i, face in enumerate(hand))
     modal.add_item(
