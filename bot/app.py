@@ -1,5 +1,6 @@
 """The Bot: settings and services are injected; setup_hook opens the database, wires the cogs,
-restores open tables, starts the turn timers and syncs commands."""
+restores open tables, starts the turn timers and syncs commands. A clean stop lets the work in
+flight finish (:class:`InFlight`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import hashlib
 import json
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -22,6 +23,7 @@ from bot.i18n import Translator
 from bot.services import CharacterService, GuildService, PurseService, TableService
 from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock, Sleeper, wall_clock, wall_sleeper
+from bot.services.outcomes import TableOutcome
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
 from bot.timers import TurnTimers
@@ -41,16 +43,64 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0
 DRAIN_SECONDS = 0.05
-IN_FLIGHT: tuple[str, ...] = (
-    "CommandTree-invoker",  # slash commands and autocomplete (discord.py's task names)
-    "discord-ui-",  # buttons, selects, modals, dynamic items
-    "discord.py: on_table_outcome",
-    "discord.py: on_turn_warning",
-    "discord.py: on_interaction",  # the Pegaz exchange dialog, submitted through a listener
-    "szulernia-publish-",  # a table's surfaces being brought up to date
-)
 
 RngFactory = Callable[[], random.Random]
+T = TypeVar("T")
+
+
+class InFlight:
+    """The work that a clean stop lets finish: interaction handlers, game-event listeners, and
+    the tasks the bot starts for them (a table's publishing).
+
+    discord.py runs each interaction and each listener in a task of its own and hands out no
+    handle to it (the tasks' names are its internals, free to change in any release), so such a
+    task joins from inside, at the first public hook discord.py calls in it (:meth:`join`): the
+    command tree's ``interaction_check`` for slash commands and autocomplete, a component's or a
+    modal's ``interaction_check`` or callback for clicks and dialogs, a listener's first line.
+    A task the bot starts itself joins as it is made (:meth:`spawn`). A task leaves when it
+    ends."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def join(self) -> None:
+        """The running task is work in flight until it ends."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._add(task)
+
+    def spawn(self, coro: Coroutine[Any, Any, T], *, name: str) -> asyncio.Task[T]:
+        """Start ``coro`` as work in flight."""
+        task = asyncio.create_task(coro, name=name)
+        self._add(task)
+        return task
+
+    def _add(self, task: asyncio.Task[Any]) -> None:
+        if task not in self._tasks:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _busy(self) -> list[asyncio.Task[Any]]:
+        """The work running now, except the calling task."""
+        current = asyncio.current_task()
+        return [task for task in self._tasks if task is not current and not task.done()]
+
+    async def finish(self, grace: float) -> None:
+        """Wait, at most ``grace`` seconds, until nothing is in flight: what joins meanwhile (an
+        interaction received during the wait, the publishing a handler started) is waited for
+        too."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        busy = self._busy()
+        if busy:
+            log.info("waiting for %d action(s) in flight", len(busy))
+        while busy:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("%d action(s) did not finish within %.0f s", len(busy), grace)
+                return
+            await asyncio.wait(busy, timeout=left)
+            busy = self._busy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +130,11 @@ class Services:
 
 class SzulerniaTree(app_commands.CommandTree["SzulerniaBot"]):
     async def interaction_check(self, interaction: discord.Interaction[SzulerniaBot], /) -> bool:
-        """Refuse, ephemerally and with a WARNING only, a payload that breaks what its command
-        declares (see :mod:`cogs.gate`): it never reaches discord.py's parsing or the cog."""
+        """Join the command's task to the work in flight (this is the first hook discord.py calls
+        in it); refuse, ephemerally and with a WARNING only, a payload that breaks what its
+        command declares (see :mod:`cogs.gate`): it never reaches discord.py's parsing or the
+        cog."""
+        self.client.in_flight.join()
         refusal = gate.check(self, interaction)
         if refusal is None:
             return True
@@ -156,7 +209,8 @@ class SzulerniaBot(commands.Bot):
         self._db: Database | None = None
         self._services: Services | None = None
         self._restoring: asyncio.Task[None] | None = None
-        self.timers = TurnTimers(self)
+        self._timers: TurnTimers | None = None
+        self.in_flight = InFlight()
 
     @property
     def db(self) -> Database:
@@ -170,6 +224,12 @@ class SzulerniaBot(commands.Bot):
             raise RuntimeError("the services are built in setup_hook")
         return self._services
 
+    @property
+    def timers(self) -> TurnTimers:
+        if self._timers is None:
+            raise RuntimeError("the turn timers are built in setup_hook")
+        return self._timers
+
     def _guild_locale(self, guild_id: int) -> str | None:
         """The server's own locale, as Discord last told it (GUILD_CREATE, GUILD_UPDATE)."""
         guild = self.get_guild(guild_id)
@@ -180,11 +240,24 @@ class SzulerniaBot(commands.Bot):
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         self._services.guilds.use_locales(self._guild_locale)
         await self.tree.set_translator(Translator())
+        self._timers = TurnTimers(
+            self._services.tables,
+            clock=self.clock,
+            sleeper=self.sleeper,
+            on_outcome=self._tell_outcome,
+            on_warning=self._tell_warning,
+        )
         self._restoring = asyncio.create_task(self._restore(), name="szulernia-restore")
         for name in self._extensions:  # each game's cog redraws its tables that are behind
             await self.load_extension(name)
-        self.timers.start()
+        self._timers.start()
         await self.sync_commands()
+
+    def _tell_outcome(self, outcome: TableOutcome) -> None:
+        self.dispatch("table_outcome", outcome)
+
+    def _tell_warning(self, table_id: int, version: int) -> None:
+        self.dispatch("turn_warning", table_id, version)
 
     async def _restore(self) -> None:
         """Keep every open table in memory, beside the first clicks: READY does not wait for it
@@ -208,30 +281,15 @@ class SzulerniaBot(commands.Bot):
             self._restoring.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._restoring
-        await self.timers.stop()
-        await asyncio.sleep(DRAIN_SECONDS)  # let interactions already received be dispatched
-        await self.finish_in_flight()
+        if self._timers is not None:
+            await self._timers.stop()
+        await asyncio.sleep(DRAIN_SECONDS)  # let the handlers already scheduled join
+        await self.in_flight.finish(SHUTDOWN_GRACE)
         await super().close()
         db, self._db = self._db, None
         if db is not None:
             await db.close()
             log.info("database closed")
-
-    async def finish_in_flight(self, grace: float = SHUTDOWN_GRACE) -> None:
-        """Wait (at most ``grace`` seconds) for the interaction handlers and table-outcome
-        listeners that are running now."""
-        current = asyncio.current_task()
-        busy = [
-            task
-            for task in asyncio.all_tasks()
-            if task is not current and not task.done() and task.get_name().startswith(IN_FLIGHT)
-        ]
-        if not busy:
-            return
-        log.info("waiting for %d action(s) in flight", len(busy))
-        _, pending = await asyncio.wait(busy, timeout=grace)
-        if pending:
-            log.warning("%d action(s) did not finish within %.0f s", len(pending), grace)
 
     async def command_payload(self) -> list[dict[str, object]]:
         translator = self.tree.translator

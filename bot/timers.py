@@ -2,15 +2,16 @@
 
 The deadlines live in the database (the table service writes them with every step), so this
 loop keeps no state of its own worth losing: it sleeps until the next deadline, fires the due
-timeouts through the table service, and tells the cogs by dispatching events:
+timeouts through the table service, and tells its owner through two callbacks (the bot turns
+them into the cogs' events):
 
-- ``on_table_outcome(outcome)`` after a timeout was applied, to be rendered like any action;
-- ``on_turn_warning(table_id, version)`` once, ``WARN_BEFORE_MS`` before a turn times out, so the
+- ``on_outcome(outcome)`` after a timeout was applied, to be rendered like any action;
+- ``on_warning(table_id, version)`` once, ``WARN_BEFORE_MS`` before a turn times out, so the
   player can be pinged.
 
 Call :meth:`TurnTimers.poke` after any action, so a new deadline is seen at once. The loop reads
-the time from ``bot.clock`` and sleeps through ``bot.sleeper`` (both injectable: a test's fake
-clock fires a timeout by moving its time forward, with no waiting).
+the time from ``clock`` and sleeps through ``sleeper`` (both injectable: a test's fake clock
+fires a timeout by moving its time forward, with no waiting).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-if TYPE_CHECKING:
-    from bot.app import SzulerniaBot
+from bot.services.clock import Clock, Sleeper
+from bot.services.outcomes import TableOutcome
+from bot.services.tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +34,20 @@ LOOK_MS = 15_000  # with deadlines pending, look at least this often (other tabl
 
 
 class TurnTimers:
-    def __init__(self, bot: SzulerniaBot) -> None:
-        self._bot = bot
+    def __init__(
+        self,
+        tables: TableService,
+        *,
+        clock: Clock,
+        sleeper: Sleeper,
+        on_outcome: Callable[[TableOutcome], None],
+        on_warning: Callable[[int, int], None],
+    ) -> None:
+        self._tables = tables
+        self._clock = clock
+        self._sleeper = sleeper
+        self._on_outcome = on_outcome
+        self._on_warning = on_warning
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._warned: set[tuple[int, int]] = set()
@@ -70,12 +84,12 @@ class TurnTimers:
                 log.exception("the turn timers failed; trying again shortly")
                 delay_ms = RETRY_MS
             self._wake.clear()
-            await self._bot.sleeper.sleep(max(delay_ms, 10) / 1000, wake=self._wake)
+            await self._sleeper.sleep(max(delay_ms, 10) / 1000, wake=self._wake)
 
     async def _tick(self) -> int:
         """Fire what is due, warn what is near; return how long to sleep (ms)."""
-        tables = self._bot.services.tables
-        now = self._bot.clock()
+        tables = self._tables
+        now = self._clock()
         failed = False
         for table_id, version in await tables.due_timeouts(now):
             try:
@@ -85,11 +99,11 @@ class TurnTimers:
                 failed = True
                 continue
             if outcome is not None:
-                self._bot.dispatch("table_outcome", outcome)
+                self._on_outcome(outcome)
         for table_id, version in await tables.due_timeouts(now + WARN_BEFORE_MS):
             if (table_id, version) not in self._warned:
                 self._warned.add((table_id, version))
-                self._bot.dispatch("turn_warning", table_id, version)
+                self._on_warning(table_id, version)
         if len(self._warned) > 10_000:
             self._warned.clear()
         deadline = await tables.next_deadline()
@@ -97,6 +111,6 @@ class TurnTimers:
             return RETRY_MS
         if deadline is None:
             return IDLE_MS
-        now = self._bot.clock()
+        now = self._clock()
         warn_at = deadline - WARN_BEFORE_MS
         return min(LOOK_MS, max(0, (warn_at if warn_at > now else deadline) - now))

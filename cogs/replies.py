@@ -137,7 +137,9 @@ async def guarded(
     interaction: discord.Interaction[Any],
     handler: Callable[[], Awaitable[None]],
 ) -> None:
-    """Run a component callback; any error becomes an ephemeral answer (see :func:`report`)."""
+    """Run a component callback as work in flight; any error becomes an ephemeral answer (see
+    :func:`report`)."""
+    bot_of(interaction).in_flight.join()
     try:
         await handler()
     except Exception as exc:

@@ -16,7 +16,7 @@ which rule the name breaks (its own error code).
 Two names may not live side by side in a guild when they are
 
 - the same ignoring case (:func:`name_key`: the normalised name, ``casefold()``-ed), or
-- look-alikes (:func:`looks_alike`): their Unicode TR39 confusable skeletons match, so
+- look-alikes (:func:`look_alike_keys`): their Unicode TR39 confusable skeletons match, so
   "Bob Smith" spelt with a Cyrillic Ve and o (U+0412, U+043E) cannot join "Bob Smith", nor
   "B0b Smith" (a zero). The skeleton is ICU's ``SpoofChecker.getSkeleton``, built from
   Unicode's ``confusables.txt``.
@@ -114,10 +114,6 @@ def look_alike_keys(name: str) -> frozenset[str]:
     "SMITH" meets "Smith" only through "smith")."""
     normal = " ".join(unicodedata.normalize("NFKC", name).split())
     return frozenset(_skeleton(variant) for variant in (normal, normal.casefold()))
-
-
-def looks_alike(a: str, b: str) -> bool:
-    return not look_alike_keys(a).isdisjoint(look_alike_keys(b))
 
 
 def _skeleton(text: str) -> str:

@@ -82,9 +82,6 @@ class SurfaceService:
     async def drew_board(self, table_id: int, message_id: int, version: int) -> None:
         await self.record(table_id, board=(message_id, version))
 
-    async def posted(self, table_id: int, version: int) -> None:
-        await self.record(table_id, posted=version)
-
     async def claimed(self, table_id: int, version: int) -> None:
         """The announcement of ``version`` is about to go out as a follow-up (no nonce)."""
         await self.record(table_id, claimed=version)
@@ -95,9 +92,6 @@ class SurfaceService:
         kept = self._kept.get(table_id)
         if kept is not None:
             self._kept[table_id] = _moved(kept, None, (), None, version)
-
-    async def drew_hand(self, table_id: int, mark: HandMark) -> None:
-        await self.record(table_id, hands=[mark])
 
     async def behind(self, game: str | None = None) -> list[int]:
         """Tables whose board or posts lag their version (see ``surfaces.behind``)."""

@@ -83,13 +83,6 @@ class TableReads:
         """A character was renamed: the rosters it is in are read again when next needed."""
         self._rosters.forget_character(character_id)
 
-    async def by_key(self, key: int | str) -> int | None:
-        """The table that the action carrying ``key`` wrote to (e.g. the table a :meth:`create`
-        with that key opened), or None if no action carried it."""
-        async with self._db.read() as tx:
-            found = await tables.action_key(tx, str(key))
-        return None if found is None else found[0]
-
     async def opener(self, table_id: int) -> int:
         """The user who opened the table (``actor_id`` of :meth:`create`)."""
         live = self._cache.get(table_id)

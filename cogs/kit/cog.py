@@ -125,6 +125,7 @@ class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!x)x"
         return cls(item, Target.parse(match))
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        self.owner.bot.in_flight.join()
         values: tuple[str, ...] = ()
         if isinstance(self.item, discord.ui.Select):
             values = tuple(str(v) for v in self.item.values)
@@ -249,6 +250,7 @@ class TableKit:
         self, interaction: discord.Interaction[Any], target: Target, values: tuple[str, ...]
     ) -> None:
         """Authorise a submitted dialog as a click on its act, and run the act."""
+        self.bot.in_flight.join()
         try:
             click = await self.authorise(interaction, target, values)
         except Exception as exc:

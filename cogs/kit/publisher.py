@@ -120,7 +120,7 @@ class Publisher:
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         job.done.append(done)
         if table_id not in self._running:
-            self._running[table_id] = asyncio.create_task(
+            self._running[table_id] = self.bot.in_flight.spawn(
                 self._work(table_id), name=f"szulernia-publish-{table_id}"
             )
         return await asyncio.shield(done)

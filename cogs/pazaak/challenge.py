@@ -71,6 +71,7 @@ class ChallengeItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(
         return cls(item, Target.parse(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        self.owner.bot.in_flight.join()
         await self.owner.answer_challenge(interaction, self.target)
 
 

@@ -88,6 +88,7 @@ class DeckModal(discord.ui.Modal):
             self.add_item(label)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        bot_of(interaction).in_flight.join()
         try:
             await self._save(interaction)
         except Exception as exc:

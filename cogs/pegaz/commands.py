@@ -214,12 +214,14 @@ class Pegaz(
 
     @commands.Cog.listener()
     async def on_table_outcome(self, outcome: TableOutcome) -> None:
+        self.bot.in_flight.join()
         if outcome.game == pegaz.GAME:
             await self.publisher.publish(outcome.table_id)
 
     @commands.Cog.listener()
     async def on_turn_warning(self, table_id: int, version: int) -> None:
         """Ping whoever must act ~a minute before their time runs out."""
+        self.bot.in_flight.join()
         try:
             view = await self.table(table_id)
         except UnknownTable:

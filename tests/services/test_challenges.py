@@ -8,6 +8,7 @@ import pytest
 from bot.rules import pazaak
 from bot.services.challenges import ChallengeService, table_key
 from bot.services.errors import ChallengeAnswered, ChallengeExpired, PurseTooLow
+from bot.storage import tables
 from tests.services.conftest import GM, GUILD, World
 
 SECONDS = 900
@@ -20,6 +21,14 @@ async def setup(world: World, *, bob_credits: int = 500) -> tuple[ChallengeServi
     if bob_credits:
         await world.purses.grant(bob.id, "cr", bob_credits, actor_id=GM)
     return ChallengeService(world.db, world.tables, clock=world.clock), alice.id, bob.id
+
+
+async def keyed_table(world: World, cid: int) -> int | None:
+    """The table an accept of the challenge opened under its key (what makes a repeat a no-op),
+    as the file holds it."""
+    async with world.db.read() as tx:
+        found = await tables.action_key(tx, table_key(cid))
+    return None if found is None else found[0]
 
 
 async def challenge(service: ChallengeService, a: int, b: int, wager: int = 250) -> int:
@@ -56,7 +65,7 @@ async def test_accepting_opens_the_table_and_escrows_both_wagers_at_once(world: 
 
     row = await service.get(cid)
     assert (row.status, row.table_id, row.drawn) == ("accepted", table_id, False)
-    assert await world.tables.by_key(table_key(cid)) == table_id
+    assert await keyed_table(world, cid) == table_id
     assert await world.tables.pot_balance(table_id) == 500
     assert [await world.purses.balance(p, "cr") for p in (a, b)] == [250, 250]
     assert [c.id for c in await service.undrawn()] == [cid]
@@ -77,7 +86,7 @@ async def test_a_short_purse_changes_nothing_and_the_challenge_stays_open(world:
         await accept(world, service, cid, a, b)
     assert (await service.get(cid)).status == "pending"
     assert [await world.purses.balance(p, "cr") for p in (a, b)] == [500, 100]
-    assert await world.tables.by_key(table_key(cid)) is None
+    assert await keyed_table(world, cid) is None
 
 
 async def test_declined_then_nothing_more(world: World) -> None:

@@ -33,7 +33,7 @@ async def test_a_new_table_is_behind_until_its_board_and_posts_are_marked(world:
 
     await surfaces.drew_board(table_id, 555, 1)
     assert await surfaces.behind() == [table_id]  # the posts of version 1 are still owed
-    await surfaces.posted(table_id, 1)
+    await surfaces.record(table_id, posted=1)
     assert await surfaces.behind() == []
 
 
@@ -42,10 +42,10 @@ async def test_the_marks_never_move_back_and_survive_a_restart(world: World) -> 
     table_id = await open_table(world)
     await surfaces.drew_board(table_id, 555, 3)
     await surfaces.drew_board(table_id, 555, 2)  # a slow pass that drew an older version
-    await surfaces.posted(table_id, 3)
-    await surfaces.posted(table_id, 1)
-    await surfaces.drew_hand(table_id, HandMark(7, 70, 700, "abc"))
-    await surfaces.drew_hand(table_id, HandMark(7, 70, 701, "def"))
+    await surfaces.record(table_id, posted=3)
+    await surfaces.record(table_id, posted=1)
+    await surfaces.record(table_id, hands=[HandMark(7, 70, 700, "abc")])
+    await surfaces.record(table_id, hands=[HandMark(7, 70, 701, "def")])
     await world.reopen()
 
     marks = await SurfaceService(world.db).marks(table_id)
