@@ -42,6 +42,16 @@ async def is_gm(interaction: discord.Interaction[Any]) -> bool:
         return False
     if interaction.permissions.manage_guild:
         return True
+    return await member_is_gm(interaction, member)
+
+
+async def member_is_gm(interaction: discord.Interaction[Any], member: discord.Member) -> bool:
+    """Whether ``member`` (the user, or one an option named) is a GM of the interaction's
+    server: Manage Server, or the GM role."""
+    if interaction.guild_id is None:
+        return False
+    if member.guild_permissions.manage_guild:
+        return True
     bot = bot_of(interaction)
     role_id = await bot.services.guilds.gm_role(interaction.guild_id)
     if role_id is not None:

@@ -85,16 +85,19 @@ async def test_every_pazaak_view_fits(seed: int, lang: Lang) -> None:
     rng = random.Random(seed)
     cards = list(pazaak.ALL_SIDE_CARDS)
     picks = [tuple(rng.sample(cards, pazaak.SELECTION_SIZE)) for _ in range(2)]
-    state, _ = pazaak.new_match(pazaak.PazaakSettings(), 1, picks[0], 2, picks[1], rng)
-    check(pazaak_views.board_view(TABLE, VERSION, lang))
+    settings = pazaak.PazaakSettings(skills=True, cheat_ruling="gm")
+    traits = (pazaak.Traits(True, True, 50), pazaak.Traits(True, True, 50))
+    state, _ = pazaak.new_match(settings, 1, picks[0], 2, picks[1], rng, traits=traits)
     check(pazaak_views.challenge_view(VERSION, lang))
     check(pazaak_views.values_view(TABLE, VERSION, 3, [-2, -1, 1, 2]))
     for player in (1, 2):
         check(pazaak_views.forfeit_view(TABLE, player, lang))
     for _ in range(400):
+        check(pazaak_views.board_view(TABLE, VERSION, state, lang))
         for player in (1, 2):
             check(pazaak_views.hand_view(TABLE, VERSION, state, player, lang))
             check(pazaak_views.hand_dm_view(TABLE, state, player, lang))
+            check(pazaak_views.swap_menu(TABLE, state, player, lang))
         if pazaak.is_over(state):
             break
         state, _ = pazaak.apply(state, rng.choice(pazaak.legal_actions(state)), rng)

@@ -63,6 +63,8 @@ def features(events: Sequence[pazaak.Event]) -> set[str]:
             found.add(f"SetStarted.{'first' if e.set_number == 1 else 'later'}")
         elif isinstance(e, pazaak.MatchEnded):
             found.add(f"MatchEnded.{e.reason}")
+        elif isinstance(e, pazaak.Ruled):
+            found.add(f"Ruled.{e.verdict}")
     return found
 
 
@@ -76,7 +78,8 @@ WANTED = EVENT_TYPES | {
     "SetEnded.won",
     "SetStarted.first",
     "SetStarted.later",
-    *(f"MatchEnded.{reason}" for reason in ("sets", "forfeit", "timeouts")),
+    *(f"MatchEnded.{reason}" for reason in ("sets", "forfeit", "timeouts", "caught")),
+    *(f"Ruled.{verdict}" for verdict in ("pardon", "lose_set", "forfeit")),
 }
 
 
@@ -127,9 +130,17 @@ def test_an_unknown_event_says_nothing(lang: Lang) -> None:
 # --- recording the fixture ----------------------------------------------------------------------
 
 
-def play(seed: int) -> list[Step]:
-    """One seeded match, step by step, to its end (a forfeit ends a long one)."""
+def play(seed: int, *, skills: bool = False) -> list[Step]:
+    """One seeded match, step by step, to its end (a forfeit ends a long one). With ``skills``,
+    both players have Luck and Gamble, and the GM rules on a caught swap at random; without,
+    the RNG is drawn exactly as before skills existed, so the first matches recorded stay."""
     rng = random.Random(seed)
+    options: dict[str, Any] = {}
+    traits = (pazaak.Traits(), pazaak.Traits())
+    if skills:
+        ruling = rng.choice(["forfeit", "gm"])
+        options = {"skills": True, "cheat_ruling": ruling, "detection_modifier": 20}
+        traits = tuple(pazaak.Traits(True, True, rng.choice([0, 50, 100])) for _ in "ab")  # type: ignore[assignment]
     table = pazaak.PazaakSettings(
         wager=rng.choice([0, 25]),
         main_deck=rng.choice(["pool", "infinite"]),
@@ -138,12 +149,20 @@ def play(seed: int) -> list[Step]:
         starter=rng.choice(["alternate", "loser"]),
         sets_to_win=rng.choice([1, 2]),
         timeouts_to_forfeit=rng.choice([1, 2]),
+        **options,
     )
     cards = [c for c in ALL_SIDE_CARDS if table.kotor2_cards or not c.is_kotor2]
     a, b = ([rng.choice(cards) for _ in range(10)] for _ in range(2))
-    state, opened = pazaak.new_match(table, A, a, B, b, rng)
+    state, opened = pazaak.new_match(table, A, a, B, b, rng, traits=traits)
     steps: list[Step] = [opened]
     while not pazaak.is_over(state):
+        if state.ruling is not None:
+            verdict = rng.choice(pazaak.VERDICTS)
+            state, events = pazaak.apply(
+                state, pazaak.RuleOnCheat(state.ruling.cheater, verdict), rng
+            )
+            steps.append(events)
+            continue
         player = state.current_player
         assert player is not None
         roll = rng.random()
@@ -164,14 +183,15 @@ def play(seed: int) -> list[Step]:
 def matches() -> Iterator[list[Step]]:
     """Seeded matches that each show something new, until everything wanted has been shown."""
     shown: set[str] = set()
-    for seed in range(5000):
-        steps = play(seed)
-        new = features([e for s in steps for e in s]) - shown
-        if new & WANTED:
-            shown |= new
-            yield steps
-        if shown >= WANTED:
-            return
+    for skills in (False, True):
+        for seed in range(5000):
+            steps = play(seed, skills=skills)
+            new = features([e for s in steps for e in s]) - shown
+            if new & WANTED:
+                shown |= new
+                yield steps
+            if shown >= WANTED:
+                return
     raise AssertionError(f"never shown: {sorted(WANTED - shown)}")
 
 

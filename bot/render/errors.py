@@ -42,6 +42,8 @@ def error_text(lang: Lang, error: Exception) -> str | None:
     if error.code == "invalid_settings":  # the reason is a code (the rules', or pydantic's)
         reason = f"error.invalid_settings.{params.get('reason')}"
         params["reason"] = t(lang, reason if has(reason) else "error.invalid_settings.other")
+    if error.code == "pazaak_no_such_trait" and params.get("trait") in ("luck", "gamble"):
+        params["trait"] = t(lang, f"character.trait.{params['trait']}")
     figures = FIGURES.get(error.code)
     if currency is not None and figures and all(f in params for f in figures):
         key = f"error.{error.code}.figures"

@@ -37,8 +37,10 @@ class ChallengeService:
         created_by: int,
         settings: str,
         seconds: int,
+        referee: int | None = None,
     ) -> ChallengeRow:
-        """A pending challenge that expires after ``seconds``; nothing is held yet."""
+        """A pending challenge that expires after ``seconds``; nothing is held yet. ``referee``:
+        the GM who referees a match with skills (the table it opens is theirs)."""
         async with self._db.transaction() as tx:
             challenge_id = await challenges.insert(
                 tx,
@@ -49,6 +51,7 @@ class ChallengeService:
                 created_by=created_by,
                 settings=settings,
                 expires_at=self._clock() + seconds * 1000,
+                referee=referee,
             )
             return await self._get(tx, challenge_id)
 
@@ -84,6 +87,7 @@ class ChallengeService:
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             actor_id=actor_id,
+            opener=row.referee,
             key=table_key(challenge_id),
             claim=claim,
         )

@@ -90,8 +90,12 @@ class TableService(TableReads):
         key: int | str,
         carry_from: int | None = None,
         claim: Callable[[Tx, int], Awaitable[None]] | None = None,
+        opener: int | None = None,
     ) -> TableOutcome:
         """Open a table and write the game's first events (antes, escrow) as version 1.
+
+        ``opener``: the user whose table it is (who may rule on it, and hears its GM's notes),
+        if not ``actor_id``: a Pazaak match's referee.
 
         ``claim(tx, table_id)``: runs in the same transaction (e.g. marks the challenge that opens
         the table as accepted); an error from it changes nothing.
@@ -113,7 +117,7 @@ class TableService(TableReads):
                 game=spec.game,
                 currency=spec.currency,
                 settings=spec.settings_json(state),
-                created_by=actor_id,
+                created_by=actor_id if opener is None else opener,
                 at=at,
             )
             pot = await ledger.create_pot(tx, guild_id, table_id, spec.currency)
@@ -134,7 +138,7 @@ class TableService(TableReads):
                 seats=frozenset(),
                 state=None,
                 deadline=None,
-                opener=actor_id,
+                opener=actor_id if opener is None else opener,
             )
             after, moved = await write_step(
                 tx,

@@ -16,7 +16,7 @@ ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expir
 
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, challenger, opponent, created_by, settings, "
-    "expires_at, status, table_id, answered_at, drawn"
+    "expires_at, status, table_id, answered_at, drawn, referee"
 )
 
 
@@ -36,11 +36,13 @@ class ChallengeRow:
     table_id: int | None
     answered_at: int | None
     drawn: bool
+    referee: int | None = None
+    """With the ``skills`` option: the user id of the GM who referees the match."""
 
 
 def _row(row: Row) -> ChallengeRow:
     values = list(row)
-    values[-1] = bool(values[-1])
+    values[-2] = bool(values[-2])
     return ChallengeRow(*values)
 
 
@@ -54,11 +56,12 @@ async def insert(
     created_by: int,
     settings: str,
     expires_at: int,
+    referee: int | None = None,
 ) -> int:
     return await tx.insert(
         "INSERT INTO challenges (guild_id, channel_id, challenger, opponent, created_by, "
-        "settings, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, challenger, opponent, created_by, settings, expires_at),
+        "settings, expires_at, referee) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, challenger, opponent, created_by, settings, expires_at, referee),
     )
 
 

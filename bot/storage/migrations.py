@@ -228,7 +228,13 @@ _V4 = (
     # look-alikes made before stay as they are, and no new one can join them.
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+_V5 = (
+    # A Pazaak challenge with the ``skills`` option names its referee: the GM told of every
+    # swap and who rules on a caught one. The table it opens is the referee's (``created_by``).
+    "ALTER TABLE challenges ADD COLUMN referee INTEGER",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST = len(MIGRATIONS)
 
 

@@ -105,6 +105,10 @@ def deck_refusal(exc: InvalidSideCards, name: str) -> Refused:
     return Refused(f"pazaak_deck_{reason}", name=name, **params)
 
 
+def traits_of(who: Character) -> pazaak.Traits:
+    return pazaak.Traits(who.luck, who.gamble, who.perception)
+
+
 def settings_of(row: ChallengeRow) -> pazaak.PazaakSettings:
     return pazaak.PazaakSettings.model_validate_json(row.settings)
 
@@ -205,12 +209,15 @@ class ChallengeActs(TableKit):
             await selection(self.bot, challenger, kotor2_cards=kotor2, secret=True),
             await selection(self.bot, opponent, kotor2_cards=kotor2),
         )
+        traits = (pazaak.Traits(), pazaak.Traits())
+        if settings.skills:  # as the characters are now: a change during the match counts not
+            traits = (traits_of(challenger), traits_of(opponent))
         await self.ack(interaction)
         try:
             outcome = await services.challenges.accept(
                 row.id,
                 lambda rng: pazaak.new_match(
-                    settings, challenger.id, chosen[0], opponent.id, chosen[1], rng
+                    settings, challenger.id, chosen[0], opponent.id, chosen[1], rng, traits=traits
                 ),
                 actor_id=interaction.user.id,
             )

@@ -25,6 +25,8 @@ from cogs.common import (
     all_names,
     gm_only,
     guild_id_of,
+    is_gm,
+    member_is_gm,
     my_names,
     own_names,
 )
@@ -81,6 +83,10 @@ class Pazaak(
         kotor2_cards="Allow the KOTOR II side cards: Flip 2&4, Flip 3&6, ±1/2 (default: yes).",
         nine_card_win="Nine cards on a table without busting win the set (default: yes).",
         starter="Who starts each set after the first (default: the players alternate).",
+        skills="Luck, Gamble and Perception count: a redraw, a swap, detection (default: no).",
+        detection="With skills: modifier to the detection tests (-100 to 100, default 0).",
+        cheat_ruling="With skills: a caught cheater forfeits, or the GM rules",
+        referee="With skills: the GM told of every swap and who rules (default: you, if a GM).",
     )
     @app_commands.choices(
         main_deck=[
@@ -90,6 +96,10 @@ class Pazaak(
         starter=[
             app_commands.Choice(name="The players alternate", value="alternate"),
             app_commands.Choice(name="The loser of the last set", value="loser"),
+        ],
+        cheat_ruling=[
+            app_commands.Choice(name="the cheater forfeits", value="forfeit"),
+            app_commands.Choice(name="the GM rules", value="gm"),
         ],
     )
     @app_commands.autocomplete(opponent=all_names, character=own_names)
@@ -104,6 +114,10 @@ class Pazaak(
         kotor2_cards: bool = True,
         nine_card_win: bool = True,
         starter: str = "alternate",
+        skills: bool = False,
+        detection: app_commands.Range[int, -100, 100] = 0,
+        cheat_ruling: str = "forfeit",
+        referee: discord.Member | None = None,
     ) -> None:
         # Acknowledge first: the checks below read the database. The challenge is public, so
         # is the deferral; a refusal deletes it and follows up ephemerally instead.
@@ -120,7 +134,11 @@ class Pazaak(
                     "kotor2_cards": kotor2_cards,
                     "nine_card_win": nine_card_win,
                     "starter": "loser" if starter == "loser" else "alternate",
+                    "skills": skills,
+                    "detection_modifier": detection,
+                    "cheat_ruling": "gm" if cheat_ruling == "gm" else "forfeit",
                 },
+                referee,
             )
         except Exception:
             with contextlib.suppress(discord.HTTPException):
@@ -141,9 +159,11 @@ class Pazaak(
         wager: str,
         character: str | None,
         options: dict[str, Any],
+        referee: discord.Member | None,
     ) -> tuple[ChallengeRow, str, Character]:
         """Check and save the challenge (``options``: the match settings but the wager); its
-        row, its text and the opponent."""
+        row, its text and the opponent. With skills, the table needs a GM as its referee (told
+        of every swap, and who rules on a caught one): ``referee``, or the user if a GM."""
         lang = await lang_of(interaction)
         services = self.bot.services
         me = await acting_character(interaction, character)
@@ -159,6 +179,7 @@ class Pazaak(
                 "pazaak_cannot_pay_held", name=me.name, amount=amount, balance=held, currency="cr"
             )
         settings = pazaak.PazaakSettings.parse({"wager": amount, **options})
+        judge = await self._referee(interaction, referee) if settings.skills else None
         await selection(self.bot, me, kotor2_cards=settings.kotor2_cards)
         assert interaction.channel_id is not None
         row = await services.challenges.create(
@@ -169,6 +190,7 @@ class Pazaak(
             created_by=interaction.user.id,
             settings=settings.model_dump_json(),
             seconds=CHALLENGE_SECONDS,
+            referee=judge,
         )
         text = pazaak_text.challenge(
             lang,
@@ -179,8 +201,21 @@ class Pazaak(
             turn=settings.turn_timeout,
             expires=row.expires_at // 1000,
             settings=settings,
+            referee=None if judge is None else mention(judge),
         )
         return row, text, them
+
+    async def _referee(
+        self, interaction: discord.Interaction[Any], named: discord.Member | None
+    ) -> int:
+        """The user id of a skills table's referee: the GM named, else the user, if a GM."""
+        if named is None:
+            if not await is_gm(interaction):
+                raise Refused("pazaak_skills_need_gm")
+            return interaction.user.id
+        if named.bot or not await member_is_gm(interaction, named):
+            raise Refused("pazaak_referee_not_gm", name=named.display_name)
+        return named.id
 
     @app_commands.command(name="collection", description="Show a character's side cards.")
     @app_commands.describe(character="Whose side cards (default: your active character).")
@@ -260,12 +295,14 @@ class Pazaak(
     @commands.Cog.listener()
     async def on_table_outcome(self, outcome: TableOutcome) -> None:
         """A turn timed out, or a GM closed the table: show it like any move."""
+        self.bot.in_flight.join()
         if outcome.game == pazaak.GAME:
             await self.publisher.publish(outcome.table_id)
 
     @commands.Cog.listener()
     async def on_turn_warning(self, table_id: int, version: int) -> None:
         """Ping the player whose turn is about to time out (if the turn is long enough to)."""
+        self.bot.in_flight.join()
         table = await self.bot.services.tables.get(table_id)
         if table.game != pazaak.GAME:
             return

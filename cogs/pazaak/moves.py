@@ -1,5 +1,7 @@
 """The buttons of a match, as the cog's handlers: End turn, Stand, a hand card (a ± card first
-asks for its value), Show my hand, Forfeit and its confirmation.
+asks for its value), Show my hand, Forfeit and its confirmation; with the table option
+``skills``, Redraw (Luck), Swap a card (Gamble) and its menu, and the GM's rulings on a caught
+swap.
 
 A move is acknowledged as an update of the clicked message, applied through the table service
 (the click's id is its idempotency key) and published (:meth:`TableKit.step`): the board and the
@@ -21,11 +23,19 @@ from typing import Any
 from bot.i18n import t
 from bot.render import pazaak as render
 from bot.rules import pazaak
-from bot.rules.common import GameOver, NotSeated
+from bot.rules.common import GameOver, InvalidValue, NotSeated
 from bot.services.errors import StaleAction
 from bot.services.outcomes import TableOutcome
 from cogs.kit.cog import Click, TableKit, act
-from cogs.pazaak.views import forfeit_view, hand_version, hand_view, playable, values_view
+from cogs.pazaak.views import (
+    RULINGS,
+    forfeit_view,
+    hand_version,
+    hand_view,
+    playable,
+    swap_menu,
+    values_view,
+)
 from cogs.replies import answer
 
 
@@ -54,7 +64,7 @@ class MatchActs(TableKit):
         return current
 
     async def _move(
-        self, click: Click, action: pazaak.Action, *, expected: int, refresh: bool = True
+        self, click: Click, action: pazaak.PlayerAction, *, expected: int, refresh: bool = True
     ) -> TableOutcome:
         await self.ack(click)
         outcome = await self.step(click, action, expected=expected, seat=action.player)
@@ -90,18 +100,23 @@ class MatchActs(TableKit):
                     return player
         return _mine(click)
 
+    @staticmethod
+    def _same_hand(click: Click, player: int) -> None:
+        """Refuse a component drawn under another hand than ``player``'s now (stale)."""
+        if click.table.status in ("finished", "cancelled"):
+            raise GameOver()
+        current = hand_version(click.state, player)
+        if click.target.ver != current:
+            table = click.table.table_id
+            raise StaleAction(table=table, expected=click.target.ver, current=current)
+
     async def _hand_card(
         self, click: Click, action: pazaak.PlayCard, *, refresh: bool = True
     ) -> TableOutcome:
         """Play a hand card clicked at a hand version: stale if the hand changed since it was
         drawn; refused (before acknowledging) if the rules would not take it now."""
         state: pazaak.PazaakState = click.state
-        if click.table.status in ("finished", "cancelled"):
-            raise GameOver()
-        current = hand_version(state, action.player)
-        if click.target.ver != current:
-            table = click.table.table_id
-            raise StaleAction(table=table, expected=click.target.ver, current=current)
+        self._same_hand(click, action.player)
         pazaak.play_terms(state, action)  # the rules refuse it here, before the acknowledgement
         return await self._move(click, action, expected=click.table.version, refresh=refresh)
 
@@ -185,3 +200,66 @@ class MatchActs(TableKit):
         await self.step(click, pazaak.Forfeit(player), expected=None, seat=player)
         text = t(click.lang, "pazaak.forfeit.done", name=_names(click)[player])
         await click.interaction.edit_original_response(content=text, view=None)
+
+    # --- skills (table option ``skills``) -------------------------------------------------------
+
+    @act("redraw", who="turn", fresh=True)
+    async def redraw(self, click: Click) -> None:
+        """Luck: the card just drawn goes back, and the player draws again (told on the board)."""
+        assert click.player is not None
+        pazaak.require_redraw(click.state, click.player)  # refused before the acknowledgement
+        await self._move(click, pazaak.Redraw(click.player), expected=click.target.ver)
+
+    @act("swap", who="seated")
+    async def swap(self, click: Click) -> None:
+        """Gamble: the swaps the player may make now, in an ephemeral menu."""
+        player = await self._hand_seat(click)
+        state: pazaak.PazaakState = click.state
+        self._same_hand(click, player)
+        pazaak.require_swap(state, player)
+        menu = swap_menu(click.target.table, state, player, click.lang)
+        if menu is None:
+            raise pazaak.NotInSideDeck()
+        other = next(p.id for p in state.players if p.id != player)
+        text = t(click.lang, "pazaak.swap.choose", opponent=_names(click)[other])
+        await answer(click.interaction, text, view=menu, ephemeral=True)
+
+    @act("swp", who="seated")
+    async def swap_pick(self, click: Click) -> None:
+        """The swap chosen in the menu: made, then the player hears whether they were caught (the
+        channel hears only of a catch; the GM, by DM, of the roll either way)."""
+        index, _, code = (click.values[0] if click.values else "").partition(".")
+        if not index.isdigit():
+            raise InvalidValue(field="hand_index")
+        player = await self._hand_seat(click)
+        state: pazaak.PazaakState = click.state
+        self._same_hand(click, player)
+        pazaak.require_swap(state, player)
+        action = pazaak.Swap(player, int(index), pazaak.parse_side_card(code))
+        outcome = await self._move(click, action, expected=click.table.version, refresh=False)
+        swapped = next((e for e in outcome.events if isinstance(e, pazaak.Swapped)), None)
+        caught = next((e for e in outcome.events if isinstance(e, pazaak.Caught)), None)
+        if swapped is None:  # a repeated click whose step was another's: nothing to tell
+            return
+        key = "pazaak.swap.done"
+        if caught is not None:
+            key = f"pazaak.swap.caught_{state.settings.cheat_ruling}"
+        text = t(
+            click.lang,
+            key,
+            out=render.card_label(swapped.out, click.lang),
+            card=render.card_label(swapped.card, click.lang),
+            by=_names(click)[caught.by] if caught is not None else "",
+        )
+        await click.interaction.edit_original_response(content=text, view=None)
+
+    @act("rule", who="opener", fresh=True)
+    async def rule(self, click: Click) -> None:
+        """The GM's ruling on a caught swap (the table's referee, or any GM)."""
+        state: pazaak.PazaakState = click.state
+        verdict = RULINGS.get(click.target.arg)
+        if state.ruling is None or verdict is None:
+            raise pazaak.NoRulingPending()
+        action = pazaak.RuleOnCheat(state.ruling.cheater, verdict)
+        await self.ack(click)
+        await self.step(click, action, expected=click.target.ver)

@@ -3,7 +3,9 @@
 - the board: the table message (:func:`bot.render.pazaak.board` with the newest step's moves and
   a ping of the player to play; the summary once the match is over; the cancelled board when a
   GM closed the table);
-- each step's posts: the result of a set that ended, and of the match;
+- each step's posts: the result of a set that ended, and of the match; with the table option
+  ``skills``, a Luck redraw, a caught swap and the GM's ruling, and the GM's DM (to the table's
+  opener, its referee) with each swap and its detection roll, caught or not;
 - the hands: one DM per seat (to whoever plays it: an NPC's goes to its GM), edited in place,
   with the hand's cards as buttons while the match goes on. It shows nothing that changes every
   turn (its buttons carry the hand version, not the table's; End turn and Stand are on the
@@ -22,16 +24,17 @@ from bot.i18n import Lang
 from bot.render import pazaak as render
 from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
+from bot.rules.pazaak.queries import seat_index
 from bot.services.outcomes import Character, TableView
 from cogs.kit.frame import Draft, Frame, Hand, Post
 from cogs.pazaak.common import mention, pinging
-from cogs.pazaak.views import board_view, hand_dm_view
+from cogs.pazaak.views import board_view, hand_dm_view, swap_offered
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
 
 UNKNOWN = "?"
-HAND_LOOK = 1
+HAND_LOOK = 2
 """Part of every hand's key: bump it when the hand DM's look changes (its render or buttons), so
 that every hand DM is drawn again once."""
 
@@ -68,11 +71,17 @@ def hand_key(
         names.get(player),
         names.get(other),
         pazaak.view(state, player).hand,
+        swap_offered(state, player),
+        tuple(render.skills_left(state, state.players[seat_index(state, player) or 0], lang)),
         cancelled,
         state.phase == "over",
         state.winner,
     )
     return "k" + hashlib.sha256(repr(shown).encode()).hexdigest()[:31]
+
+
+SKILL_NEWS = (pazaak.Redrawn, pazaak.Caught, pazaak.RulingRequested, pazaak.Ruled)
+"""The skills' public events, announced in the channel as well as on the board."""
 
 
 class PazaakScene:
@@ -86,7 +95,13 @@ class PazaakScene:
         names = {p.id: players[p.id].name if p.id in players else UNKNOWN for p in state.players}
         cancelled = table.status == "cancelled"
         board = await self.board(table, events.get(table.version, ()), players, names, lang)
-        posts = {version: self.posts(state, step, names, lang) for version, step in events.items()}
+        gm = None
+        if any(isinstance(e, pazaak.DetectionRoll) for step in events.values() for e in step):
+            gm = await self.bot.services.tables.opener(table.table_id)
+        posts = {
+            version: self.posts(state, step, names, lang, gm=gm, table_id=table.table_id)
+            for version, step in events.items()
+        }
         hands: dict[int, Hand] = {}
         for seat in state.players:
             who = players.get(seat.id)
@@ -115,6 +130,13 @@ class PazaakScene:
         current = state.current_player
         who = players.get(current) if current is not None else None
         owner = who.owner_id if who is not None else None
+        if table.version > 1 and not render.log_lines(newest, state, names, lang):
+            # A step nobody may see (an unnoticed swap): the board keeps the moves it showed, or
+            # their vanishing would tell the opponent that something happened.
+            earlier = await self.bot.services.tables.step_events(
+                table.table_id, table.version - 2, table.version - 1
+            )
+            newest = earlier.get(table.version - 1, ())
         content, embed = render.board(
             state,
             table.table_id,
@@ -123,18 +145,32 @@ class PazaakScene:
             events=newest,
             mention=mention(owner) if owner is not None else None,
         )
-        view = board_view(table.table_id, table.version, lang)
+        view = board_view(table.table_id, table.version, state, lang)
         return Draft(content, embed, view, pinging(owner))
 
     @staticmethod
     def posts(
-        state: pazaak.PazaakState, events: Sequence[Any], names: Mapping[int, str], lang: Lang
+        state: pazaak.PazaakState,
+        events: Sequence[Any],
+        names: Mapping[int, str],
+        lang: Lang,
+        *,
+        gm: int | None = None,
+        table_id: int = 0,
     ) -> list[Post]:
-        """A step's announcements: each set's result (with the score in sets right after that
-        set, even when shown late) and the match's."""
+        """A step's announcements: a redraw, a caught swap and a ruling; each set's result (with
+        the score in sets right after that set, even when shown late) and the match's; and the
+        GM's report of any swap, to ``gm`` alone (the table's referee)."""
         found: list[Post] = []
+        notes = render.gm_lines(events, names, lang, table_id=table_id)
+        if notes and gm is not None:
+            found.append(Post(Draft("\n".join(notes)), to_user=gm))
         for event in events:
-            if isinstance(event, pazaak.SetEnded):
+            if isinstance(event, SKILL_NEWS):
+                found += [
+                    Post(Draft(line)) for line in render.log_lines([event], state, names, lang)
+                ]
+            elif isinstance(event, pazaak.SetEnded):
                 after = _after_set(state, event.set_number)
                 found.append(Post(Draft(render.set_result(event, after, names, lang))))
             elif isinstance(event, pazaak.MatchEnded):

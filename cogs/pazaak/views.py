@@ -7,15 +7,23 @@ custom_ids follow the kit's grammar (``cogs.kit.ids``), prefix ``pz``:
 - ``pz:<table>:<hand version>:card:<i>`` (hand card i) and
   ``pz:<table>:<hand version>:val:<i>.<value>`` (card i as value, after a choice), at the
   player's *hand version* (:func:`hand_version`: how many hand cards they have played this
-  match), so that the hand DM changes only when the hand does (not every turn); a card played
-  moves it, so a double click is stale;
+  match, or a swap), so that the hand DM changes only when the hand does (not every turn); a
+  card played moves it, so a double click is stale;
 - ``pz:<table>:0:hand`` (Show my hand), ``pz:<table>:0:ff`` and ``pz:<table>:0:ffy:<player>``
   (Forfeit, confirmed);
+- with the table option ``skills``: ``pz:<table>:<version>:redraw`` (Redraw, Luck: on the board
+  right after the draw of a player who may), ``pz:<table>:<hand version>:swap`` (Swap a card,
+  Gamble: under the hand) and its menu ``pz:<table>:<hand version>:swp`` (values
+  ``<i>.<code>``: give hand card i, take that card), and the GM's rulings on a caught swap,
+  ``pz:<table>:<version>:rule:<pardon|set|ff>``;
 
 and prefix ``pzc`` for a challenge: ``pzc:<challenge>:0:yes`` / ``:no`` (Accept, Decline).
 """
 
 from __future__ import annotations
+
+import zlib
+from typing import Any, Literal
 
 import discord
 
@@ -23,7 +31,7 @@ from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.rules import pazaak
 from bot.rules.pazaak.queries import seat_index
-from cogs.kit.ids import Target, button, view
+from cogs.kit.ids import Target, button, select, view
 
 PREFIX = "pz"
 CHALLENGE_PREFIX = "pzc"
@@ -34,11 +42,22 @@ def at(table_id: int, version: int, act: str, arg: str = "") -> Target:
 
 
 def hand_version(state: pazaak.PazaakState, player: int) -> int:
-    """How many hand cards ``player`` has played this match: it moves exactly when their hand
-    changes (the hand is dealt once, at the start of the match)."""
+    """The fingerprint of ``player``'s hand (its cards in order): it moves exactly when the hand
+    changes (a card played, a swap, a swap undone), and a button drawn under a hand is good for
+    that very hand only. A checksum, not Python's ``hash``: it must agree across restarts."""
     seat = seat_index(state, player)
     assert seat is not None
-    return pazaak.HAND_SIZE - len(state.players[seat].hand)
+    codes = " ".join(card.code for card in state.players[seat].hand)
+    return zlib.crc32(codes.encode())
+
+
+def swap_offered(state: pazaak.PazaakState, player: int) -> bool:
+    """Whether the hand shows "Swap a card" (whether it may be used now is asked at the click):
+    the table plays with skills, the character has Gamble and has not swapped this match."""
+    seat = seat_index(state, player)
+    assert seat is not None
+    me = state.players[seat]
+    return state.settings.skills and me.traits.gamble and not me.swapped and state.phase != "over"
 
 
 def playable(state: pazaak.PazaakState, player: int) -> dict[int, list[int | None]]:
@@ -71,10 +90,50 @@ def _turn_buttons(
     ]
 
 
-def board_view(table_id: int, version: int, lang: Lang) -> discord.ui.View:
-    """End turn, Stand, Show my hand, Forfeit."""
+def _redraw(table_id: int, version: int, lang: Lang, row: int | None = None) -> list[Any]:
+    return [
+        button(at(table_id, version, "redraw"), t(lang, "pazaak.button.redraw"), row=row),
+    ]
+
+
+RULINGS: dict[str, Literal["pardon", "lose_set", "forfeit"]] = {
+    "pardon": "pardon",
+    "set": "lose_set",
+    "ff": "forfeit",
+}
+"""The ruling buttons' args and the verdicts they give."""
+
+
+def _rulings(table_id: int, version: int, lang: Lang) -> list[Any]:
+    styles = {
+        "pardon": discord.ButtonStyle.success,
+        "set": discord.ButtonStyle.primary,
+        "ff": discord.ButtonStyle.danger,
+    }
+    return [
+        button(
+            at(table_id, version, "rule", arg),
+            t(lang, f"pazaak.button.rule_{RULINGS[arg]}"),
+            style=style,
+        )
+        for arg, style in styles.items()
+    ]
+
+
+def board_view(
+    table_id: int, version: int, state: pazaak.PazaakState, lang: Lang
+) -> discord.ui.View:
+    """End turn, Stand (and Redraw, right after the draw of a player who may), Show my hand,
+    Forfeit; while a caught swap awaits the GM, the GM's rulings instead of the turn's buttons."""
+    current = state.current_player
+    if state.ruling is not None:
+        turn = _rulings(table_id, version, lang)
+    else:
+        turn = _turn_buttons(table_id, version, lang)
+        if current is not None and pazaak.may_redraw(state, current):
+            turn += _redraw(table_id, version, lang)
     return view(
-        *_turn_buttons(table_id, version, lang),
+        *turn,
         button(at(table_id, 0, "hand"), t(lang, "pazaak.button.show_hand")),
         button(
             at(table_id, 0, "ff"),
@@ -114,8 +173,49 @@ def hand_dm_view(
     turn and Stand are on the board."""
     if state.phase == "over":
         return None
-    cards = _cards(table_id, state, player, lang)
-    return view(*cards) if cards else None
+    items = [*_cards(table_id, state, player, lang), *_swap(table_id, state, player, lang)]
+    return view(*items) if items else None
+
+
+def _swap(
+    table_id: int, state: pazaak.PazaakState, player: int, lang: Lang, *, now: bool = False
+) -> list[Any]:
+    """The "Swap a card" button, where it is offered (``now``: enabled only if it may be used
+    now; else always, as the hand DM is not redrawn every turn)."""
+    if not swap_offered(state, player):
+        return []
+    target = at(table_id, hand_version(state, player), "swap")
+    disabled = now and not pazaak.may_swap(state, player)
+    return [button(target, t(lang, "pazaak.button.swap"), disabled=disabled, row=1)]
+
+
+def swap_menu(
+    table_id: int, state: pazaak.PazaakState, player: int, lang: Lang
+) -> discord.ui.View | None:
+    """The swaps ``player`` may make now, one option each (a hand card out, a side-deck card
+    in; the same card twice in the hand is offered once), or None if there are none."""
+    seat = seat_index(state, player)
+    assert seat is not None
+    hand = state.players[seat].hand
+    choices = pazaak.swap_choices(state, player)
+    options: dict[str, discord.SelectOption] = {}
+    for index, out in enumerate(hand):
+        for card in choices:
+            key = f"{out.code}>{card.code}"
+            if key in options or out == card:
+                continue
+            label = t(
+                lang,
+                "pazaak.swap.option",
+                out=render.card_label(out, lang),
+                card=render.card_label(card, lang),
+            )
+            options[key] = discord.SelectOption(label=label[:100], value=f"{index}.{card.code}")
+    if not options:
+        return None
+    target = at(table_id, hand_version(state, player), "swp")
+    placeholder = t(lang, "pazaak.swap.placeholder")
+    return view(select(target, list(options.values())[:25], placeholder=placeholder))
 
 
 def hand_view(
@@ -127,7 +227,10 @@ def hand_view(
         return None
     cards = _cards(table_id, state, player, lang, enabled=playable(state, player))
     off_turn = state.current_player != player
-    return view(*cards, *_turn_buttons(table_id, version, lang, disabled=off_turn, row=1))
+    turn = _turn_buttons(table_id, version, lang, disabled=off_turn, row=2)
+    if pazaak.may_redraw(state, player):
+        turn += _redraw(table_id, version, lang, row=2)
+    return view(*cards, *_swap(table_id, state, player, lang, now=True), *turn)
 
 
 def values_view(table_id: int, version: int, index: int, values: list[int]) -> discord.ui.View:

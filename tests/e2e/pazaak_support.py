@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -68,6 +69,19 @@ async def refusal(handle: InteractionHandle, timeout: float = 5.0) -> FakeMessag
     if await handle.ack(timeout) == DEFERRED_UPDATE:
         return await handle.followup(0, timeout)
     return await handle.reply(timeout)
+
+
+def hand_version(*codes: str) -> int:
+    """The version a hand's buttons carry: the CRC-32 of its card codes, in order."""
+    return zlib.crc32(" ".join(codes).encode())
+
+
+FLIPS = {"Flip 2&4": "F24", "Flip 3&6": "F36"}
+
+
+def code_of(label: str) -> str:
+    """A side card's code, from its label on a button (English)."""
+    return FLIPS.get(label, label.replace(MINUS, "-"))
 
 
 def signed(value: int) -> str:
@@ -173,15 +187,22 @@ async def seat_two(
     cards_a: Sequence[str] | None = None,
     cards_b: Sequence[str] | None = None,
     bob_dms: bool = True,
+    traits: dict[str, dict[str, object]] | None = None,
 ) -> Table:
-    """Alice plays Ahsoka, Bob plays Bastila; each gets ``credits`` and, if given, exactly these
-    ten side cards as collection and side deck (in this order)."""
+    """Alice plays Ahsoka, Bob plays Bastila; each gets ``credits``, the ``traits`` given for
+    ``"A"`` or ``"B"`` (``luck``, ``gamble``, ``perception``) and, if given, exactly these ten
+    side cards as collection and side deck (in this order)."""
     services = harness.bot.services
     alice, bob = fake.add_player("Alice"), fake.add_player("Bob", dms_open=bob_dms)
     users = {"A": alice, "B": bob}
     characters = {}
     for key, name, cards in (("A", "Ahsoka", cards_a), ("B", "Bastila", cards_b)):
-        who = await services.characters.create(fake.guild.id, name, owner_id=users[key].id)
+        who = await services.characters.create(
+            fake.guild.id,
+            name,
+            owner_id=users[key].id,
+            **(traits or {}).get(key, {}),  # type: ignore[arg-type]
+        )
         if credits:
             await services.purses.grant(who.id, "cr", credits, actor_id=fake.owner.id)
         if cards is not None:

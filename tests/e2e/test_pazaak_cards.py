@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.pazaak_support import Move, moves_log, seat_two, seats
+from tests.e2e.pazaak_support import Move, hand_version, moves_log, seat_two, seats
 from tests.fakediscord import BotHarness, FakeDiscord
 
 CARDS_A = ["+2", "+2", "+2", "-3", "-3", "-3", "±4", "±4", "D", "D"]
@@ -116,7 +116,7 @@ async def test_a_match_with_every_side_card(fake: FakeDiscord, harness: BotHarne
     # all enabled while the match goes on: whether a card may be played now is decided at the click
     assert [b.get("disabled", False) for b in table.hand_dm("B").buttons] == [False] * 4
     assert [b["custom_id"] for b in table.hand_dm("B").buttons] == [
-        f"pz:1:0:card:{i}" for i in range(4)
+        f"pz:1:{hand_version('±1/2', 'F36', 'T', 'F24')}:card:{i}" for i in range(4)
     ]
     assert (await table.balance("A"), await table.balance("B")) == (750, 750)
 

@@ -8,8 +8,17 @@ import asyncio
 import dataclasses
 
 from bot.rules import pazaak
+from bot.rules.pazaak import HAND_SIZE
 from bot.services.challenges import table_key
-from tests.e2e.pazaak_support import Table, moves_log, refusal, seat_two, settle
+from tests.e2e.pazaak_support import (
+    Table,
+    code_of,
+    hand_version,
+    moves_log,
+    refusal,
+    seat_two,
+    settle,
+)
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage
 
 POST = "POST /channels/{channel_id}/messages"
@@ -39,9 +48,13 @@ def versions(message: FakeMessage) -> set[str]:
 
 
 def hand_versions(message: FakeMessage) -> set[str]:
-    """The hand versions the message's card buttons carry (cards played from that hand)."""
-    ids = [b["custom_id"] for b in message.buttons]
-    return {i.split(":")[2] for i in ids if ":card:" in i}
+    """How many cards were played from the hand the message's card buttons were drawn for, by
+    the versions they carry: each must be the version of the very hand the buttons show (else
+    the version itself is returned, as "stale:<version>")."""
+    cards = [b for b in message.buttons if ":card:" in b["custom_id"]]
+    expected = hand_version(*(code_of(b["label"]) for b in cards))
+    found = {int(b["custom_id"].split(":")[2]) for b in cards}
+    return {str(HAND_SIZE - len(cards)) if v == expected else f"stale:{v}" for v in found}
 
 
 def boards(fake: FakeDiscord) -> list[FakeMessage]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.pazaak_support import Move, moves_log, refusal, seat_two, settle
+from tests.e2e.pazaak_support import Move, hand_version, moves_log, refusal, seat_two, settle
 from tests.fakediscord import BotHarness, FakeDiscord
 
 # Seed 1234 (the default) with the starter side decks: Bastila starts.
@@ -119,9 +119,11 @@ async def test_twenty_simultaneous_clicks_make_one_move(
     assert moves_log(board) == ["Ahsoka plays +4."]
     assert len(board.history) == 2
     assert [m.text for m in fake.ephemeral(alice)] == [STALE] * 19
-    # the hand DM (edited through the click's token) moved to hand version 1
+    # the hand DM (edited through the click's token) moved to the new hand's version
     assert hand.text == f"Your hand: Ahsoka vs Bastila\nHand: +1 · +1 · +5\n\n{HINT}\nTable 1"
-    assert [b["custom_id"] for b in hand.buttons] == [f"pz:1:1:card:{i}" for i in range(3)]
+    assert [b["custom_id"] for b in hand.buttons] == [
+        f"pz:1:{hand_version('+1', '+1', '+5')}:card:{i}" for i in range(3)
+    ]
     assert [b.get("disabled", False) for b in hand.buttons] == [False] * 3
     assert len(hand.history) == 1
 

@@ -112,3 +112,25 @@ async def test_a_challenge_expires_on_time_and_survives_a_restart(world: World) 
     row = await service.get(cid)
     assert row.status == "expired" and [c.id for c in await service.undrawn()] == [cid]
     assert await service.expire_due() == []
+
+
+async def test_a_refereed_challenge_opens_the_referees_table(world: World) -> None:
+    """With skills the challenge names its referee (the GM told of every swap): it is kept in the
+    file, and the table it opens is the referee's, not the accepting player's."""
+    service, a, b = await setup(world)
+    settings = pazaak.PazaakSettings(wager=100, skills=True)
+    row = await service.create(
+        guild_id=GUILD,
+        channel_id=5,
+        challenger=a,
+        opponent=b,
+        created_by=11,
+        settings=settings.model_dump_json(),
+        seconds=SECONDS,
+        referee=GM,
+    )
+    assert (await service.get(row.id)).referee == GM
+    table_id = await accept(world, service, row.id, a, b)
+    assert await world.tables.opener(table_id) == GM
+    plain = await challenge(service, a, b, wager=0)
+    assert (await service.get(plain)).referee is None

@@ -43,9 +43,11 @@ def challenge(
     turn: int,
     expires: int,
     settings: pazaak.PazaakSettings | None = None,
+    referee: str | None = None,
 ) -> str:
     """The challenge message; ``expires`` is a Unix time in seconds (shown relative). The
-    ``settings`` options that differ from the defaults are listed after the terms."""
+    ``settings`` options that differ from the defaults are listed after the terms (skills on,
+    with their detection modifier and ruling, among them), then the ``referee``, if any."""
     key = "pazaak.challenge.text" if wager else "pazaak.challenge.friendly"
     text = t(
         lang,
@@ -59,9 +61,11 @@ def challenge(
         expires=f"<t:{expires}:R>",
     )
     options = None if settings is None else table_options(settings, lang)
-    if options is None:
-        return text
-    return t(lang, "pazaak.challenge.options", text=text, options=options)
+    if options is not None:
+        text = t(lang, "pazaak.challenge.options", text=text, options=options)
+    if referee is not None:
+        text = t(lang, "pazaak.challenge.referee", text=text, gm=referee)
+    return text
 
 
 def challenge_closed(

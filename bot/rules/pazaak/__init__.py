@@ -42,12 +42,51 @@ queries (read-only questions such as ``legal_actions`` and ``play_terms``) and e
 - The 80-card pool cannot run out within a set, so it is never reshuffled mid-set: tables stay
   at most 20 between turns, and minus cards (at most 4 x 6 each) and flips (at most the pool's
   2s, 3s, 4s and 6s, 120 in all) can take back little, so one set's draws total at most
-  56 + 48 + 2 x 120 = 344, less than the pool's 440.
+  56 + 48 + 2 x 120 = 344, less than the pool's 440. A redraw puts its card back first, so it
+  changes nothing here.
+
+Skills (option ``skills``; traits come with :func:`new_match`, in seat order):
+
+- Each skill is once per match per player; a pardon undoes the swap but not the use.
+- Redraw (Luck) is open from the turn's draw until a hand card is played: the last card on the
+  table must be the turn's main-deck draw. It reruns nothing else: no new turn (the turn's
+  timer goes on), no check; the bust, nine-card and 20 checks stay at the end of the turn.
+  With the pool, the card goes back and the whole remaining pool is reshuffled before the new
+  draw; with ``infinite`` the new draw is a fresh uniform 1..10.
+- Swap (Gamble) is open on one's own turn, not standing, before a hand card is played (after a
+  redraw too). It does not count as playing a hand card. The card taken comes from the side
+  deck: the selection minus the hand minus the cards played, copies counted; the card given up
+  goes back there (it is neither in the hand nor played any more) and keeps its hand index.
+  A swap for a card equal to the one given up is allowed: copies are alike.
+- Detection: the opponent rolls d100 (1..100) once per swap; caught when the roll is at most
+  Perception + ``detection_modifier``, so a target of 0 or less never catches and 100 or more
+  always does. A miss is told to nobody but the GM (:func:`audience`).
+- Caught with ``cheat_ruling="forfeit"``: the opponent wins the match and the pot at once
+  (``MatchEnded`` reason ``caught``); the swapped card stays in the hand. With ``"gm"``: the
+  match waits for :class:`RuleOnCheat`; meanwhile ``current_player`` is None and every action
+  but the ruling and ``Forfeit`` (by either player) gets :class:`RulingPending`. ``pardon``:
+  the swap is undone and the cheater's turn goes on where it was (still before a hand card).
+  ``lose_set``: undone too, and the opponent wins the set (``SetEnded`` reason ``cheat``); the
+  match goes on as after any set. ``forfeit``: as with ``cheat_ruling="forfeit"``.
+- Neither skill resets the timeout count: only a hand card, End turn and Stand do.
+- A Perception outside 0..100 is refused at the start (:class:`InvalidTraits`); the traits are
+  recorded in ``MatchStarted`` (older logs, which have none, load as no traits).
 """
 
 from __future__ import annotations
 
-from bot.rules.pazaak.actions import Action, EndTurn, Forfeit, PlayCard, Stand, Timeout
+from bot.rules.pazaak.actions import (
+    Action,
+    EndTurn,
+    Forfeit,
+    PlayCard,
+    PlayerAction,
+    Redraw,
+    RuleOnCheat,
+    Stand,
+    Swap,
+    Timeout,
+)
 from bot.rules.pazaak.cards import (
     ALL_SIDE_CARDS,
     HAND_SIZE,
@@ -62,17 +101,25 @@ from bot.rules.pazaak.cards import (
 )
 from bot.rules.pazaak.engine import apply, new_match
 from bot.rules.pazaak.events import (
+    Audience,
     CardDrawn,
     CardPlayed,
+    Caught,
+    DetectionRoll,
     Event,
     HandDealt,
     MatchEnded,
     MatchStarted,
+    Redrawn,
+    Ruled,
+    RulingRequested,
     SetEnded,
     SetStarted,
     Stood,
+    Swapped,
     TurnEnded,
     TurnStarted,
+    audience,
     dump_events,
     load_events,
     transfers,
@@ -83,24 +130,43 @@ from bot.rules.pazaak.queries import (
     card_value,
     is_over,
     legal_actions,
+    may_redraw,
+    may_swap,
     play_terms,
+    require_redraw,
+    require_swap,
     seat_index,
+    swap_choices,
     view,
 )
 from bot.rules.pazaak.reducer import CorruptEventLog, fold, replay
 from bot.rules.pazaak.state import (
     MAIN_POOL,
+    MAX_DETECTION_MODIFIER,
+    VERDICTS,
     AlreadyStanding,
     CardAlreadyPlayedThisTurn,
     DoubleOnEmptyTable,
     IllegalCardValue,
+    InvalidTraits,
+    NoRulingPending,
     NoSuchCard,
+    NoSuchTrait,
+    NotInSideDeck,
     PazaakSettings,
     PazaakState,
+    PendingRuling,
     Phase,
     PlayerState,
+    RedrawTooLate,
+    RulingPending,
     SetResult,
+    Skill,
+    SkillsOff,
+    SkillUsed,
     TableCard,
+    Traits,
+    Verdict,
     table_total,
 )
 
@@ -109,14 +175,19 @@ __all__ = [
     "GAME",
     "HAND_SIZE",
     "MAIN_POOL",
+    "MAX_DETECTION_MODIFIER",
     "SELECTION_SIZE",
     "STARTER_COLLECTION",
+    "VERDICTS",
     "Action",
     "AlreadyStanding",
+    "Audience",
     "CardAlreadyPlayedThisTurn",
     "CardDrawn",
     "CardPlayed",
+    "Caught",
     "CorruptEventLog",
+    "DetectionRoll",
     "DoubleOnEmptyTable",
     "EndTurn",
     "Event",
@@ -124,40 +195,66 @@ __all__ = [
     "HandDealt",
     "IllegalCardValue",
     "InvalidSelection",
+    "InvalidTraits",
     "MatchEnded",
     "MatchStarted",
+    "NoRulingPending",
     "NoSuchCard",
+    "NoSuchTrait",
+    "NotInSideDeck",
     "PazaakSettings",
     "PazaakState",
     "PazaakView",
+    "PendingRuling",
     "Phase",
     "PlayCard",
+    "PlayerAction",
     "PlayerState",
+    "Redraw",
+    "RedrawTooLate",
+    "Redrawn",
+    "RuleOnCheat",
+    "Ruled",
+    "RulingPending",
+    "RulingRequested",
     "SeatView",
     "SetEnded",
     "SetResult",
     "SetStarted",
     "SideCard",
+    "Skill",
+    "SkillUsed",
+    "SkillsOff",
     "Stand",
     "Stood",
+    "Swap",
+    "Swapped",
     "TableCard",
     "Timeout",
+    "Traits",
     "TurnEnded",
     "TurnStarted",
     "UnknownSideCard",
+    "Verdict",
     "apply",
+    "audience",
     "card_value",
     "dump_events",
     "fold",
     "is_over",
     "legal_actions",
     "load_events",
+    "may_redraw",
+    "may_swap",
     "new_match",
     "parse_side_card",
     "parse_side_cards",
     "play_terms",
     "replay",
+    "require_redraw",
+    "require_swap",
     "seat_index",
+    "swap_choices",
     "table_total",
     "transfers",
     "validate_selection",

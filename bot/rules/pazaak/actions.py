@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.rules.pazaak.cards import SideCard
+from bot.rules.pazaak.state import Verdict
+
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
@@ -36,4 +39,31 @@ class Timeout:
     player: int
 
 
-Action = PlayCard | EndTurn | Stand | Forfeit | Timeout
+@dataclass(frozen=True, slots=True)
+class Redraw:
+    """Luck, once per match: send the turn's draw back into the main deck and draw again."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Gamble, once per match, a cheat: give up the hand card at ``hand_index`` and take
+    ``card`` from the side deck (see :func:`~bot.rules.pazaak.queries.swap_choices`)."""
+
+    player: int
+    hand_index: int
+    card: SideCard
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOnCheat:
+    """The GM's verdict on a caught swap. The caller checks that a GM sent it."""
+
+    cheater: int
+    verdict: Verdict
+
+
+PlayerAction = PlayCard | EndTurn | Stand | Forfeit | Timeout | Redraw | Swap
+"""An action taken by (or for) one of the two players: it has a ``player``."""
+Action = PlayerAction | RuleOnCheat

@@ -6,31 +6,66 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.rules.common import AlreadySeated, InvalidValue
-from bot.rules.pazaak.actions import Action, EndTurn, Forfeit, PlayCard, Stand, Timeout
-from bot.rules.pazaak.cards import HAND_SIZE, InvalidSelection, SideCard, check_selection
+from bot.rules.common import AlreadySeated, GameOver, InvalidValue, WrongPhase, check_action
+from bot.rules.pazaak.actions import (
+    Action,
+    EndTurn,
+    Forfeit,
+    PlayCard,
+    Redraw,
+    RuleOnCheat,
+    Stand,
+    Swap,
+    Timeout,
+)
+from bot.rules.pazaak.cards import (
+    ALL_SIDE_CARDS,
+    HAND_SIZE,
+    InvalidSelection,
+    SideCard,
+    check_selection,
+)
 from bot.rules.pazaak.events import (
     CardDrawn,
     CardPlayed,
+    Caught,
+    DetectionRoll,
     Event,
     HandDealt,
     MatchEnded,
     MatchStarted,
+    Redrawn,
+    Ruled,
+    RulingRequested,
     SetEnded,
     SetStarted,
     Stood,
+    Swapped,
     TurnEnded,
     TurnStarted,
 )
-from bot.rules.pazaak.queries import actor_seat, play_terms, require_turn
+from bot.rules.pazaak.queries import (
+    actor_seat,
+    play_terms,
+    require_skill,
+    require_turn,
+    side_deck,
+)
 from bot.rules.pazaak.reducer import fold
 from bot.rules.pazaak.state import (
     MAIN_POOL,
+    MAX_PERCEPTION,
     NINE_CARDS,
     TARGET,
+    VERDICTS,
+    InvalidTraits,
+    NoRulingPending,
+    NoSuchCard,
+    NotInSideDeck,
     PazaakSettings,
     PazaakState,
     SetEndReason,
+    Traits,
     TurnEnd,
 )
 
@@ -42,11 +77,13 @@ def new_match(
     player_b: int,
     selection_b: Sequence[SideCard],
     rng: random.Random,
+    traits: tuple[Traits, Traits] = (Traits(), Traits()),
 ) -> tuple[PazaakState, list[Event]]:
     """Start a match: escrow, deal both hands, pick the set-1 starter, shuffle, first draw.
 
     Ownership of the selections is the caller's check (:func:`validate_selection`); here only the
-    size and the ``kotor2_cards`` option are checked.
+    size and the ``kotor2_cards`` option are checked. ``traits`` (in seat order) count only with
+    the option ``skills``; a Perception outside 0..100 raises :class:`InvalidTraits`.
     """
     if type(player_a) is not int or type(player_b) is not int:
         raise InvalidValue(field="player")
@@ -58,13 +95,26 @@ def new_match(
             check_selection(selection, kotor2_cards=settings.kotor2_cards)
         except InvalidSelection as error:  # the card is left out: it may be the other's secret
             raise InvalidSelection(player=player, reason=error.params["reason"]) from None
+    _check_traits((player_a, player_b), traits)
     events: list[Event] = []
     selections = (tuple(selection_a), tuple(selection_b))
-    state = _emit(None, events, MatchStarted(settings, (player_a, player_b), selections))
+    started = MatchStarted(settings, (player_a, player_b), selections, (traits[0], traits[1]))
+    state = _emit(None, events, started)
     for player, selection in zip((player_a, player_b), selections, strict=True):
         state = _emit(state, events, HandDealt(player, tuple(rng.sample(selection, HAND_SIZE))))
     state = _start_set(state, events, rng.randrange(2), rng)
     return state, events
+
+
+def _check_traits(players: tuple[int, int], traits: object) -> None:
+    if type(traits) is not tuple or len(traits) != 2:
+        raise InvalidValue(field="traits")
+    for player, trait in zip(players, traits, strict=True):
+        if not isinstance(trait, Traits):
+            raise InvalidValue(field="traits")
+        check_action(trait)  # luck and gamble are bools, perception an int
+        if not 0 <= trait.perception <= MAX_PERCEPTION:
+            raise InvalidTraits(player=player, field="perception", value=trait.perception)
 
 
 def _emit(state: PazaakState | None, events: list[Event], event: Event) -> PazaakState:
@@ -106,11 +156,17 @@ def apply(
     An illegal action raises a :class:`RulesError` and changes nothing; so does a value of the
     wrong kind (``PlayCard(value=2.0)``, a bool as an index: :class:`InvalidValue`).
     """
-    seat = actor_seat(state, action)
     events: list[Event] = []
+    if isinstance(action, RuleOnCheat):
+        return _rule(state, events, action, rng), events
+    seat = actor_seat(state, action)
     if isinstance(action, Forfeit):
         winner = state.players[1 - seat].id
         return _emit(state, events, MatchEnded(winner, state.pot, "forfeit")), events
+    if isinstance(action, Redraw):
+        return _redraw(state, events, seat, rng), events
+    if isinstance(action, Swap):
+        return _swap(state, events, seat, action, rng), events
     require_turn(state, seat, action.player)
     if isinstance(action, PlayCard):
         side, value = play_terms(state, action)
@@ -174,3 +230,67 @@ def _end_set(
     else:
         starter = 1 - state.starter
     return _start_set(state, events, starter, rng)
+
+
+# --- skills -------------------------------------------------------------------------------------
+
+
+def _redraw(state: PazaakState, events: list[Event], seat: int, rng: random.Random) -> PazaakState:
+    require_skill(state, seat, "redraw")
+    player = state.players[seat].id
+    value = state.players[seat].table[-1].chosen
+    if state.settings.main_deck == "pool":
+        pool = [*state.pool, value]
+        rng.shuffle(pool)
+        state = _emit(state, events, Redrawn(player, value, tuple(pool)))
+        new_value = state.pool[0]
+    else:
+        state = _emit(state, events, Redrawn(player, value, ()))
+        new_value = rng.randrange(1, 11)
+    return _emit(state, events, CardDrawn(player, new_value))
+
+
+def _swap(
+    state: PazaakState, events: list[Event], seat: int, action: Swap, rng: random.Random
+) -> PazaakState:
+    require_skill(state, seat, "swap")
+    me, other = state.players[seat], state.players[1 - seat]
+    if not 0 <= action.hand_index < len(me.hand):
+        raise NoSuchCard(hand_index=action.hand_index, hand_size=len(me.hand))
+    if not isinstance(action.card, SideCard) or action.card not in ALL_SIDE_CARDS:
+        raise InvalidValue(field="card")
+    if action.card not in side_deck(me):
+        raise NotInSideDeck(card=action.card.code)
+    out = me.hand[action.hand_index]
+    state = _emit(state, events, Swapped(me.id, action.hand_index, out, action.card))
+    target = other.traits.perception + state.settings.detection_modifier
+    roll = DetectionRoll(other.id, me.id, rng.randint(1, 100), target)
+    state = _emit(state, events, roll)
+    if not roll.success:
+        return state
+    state = _emit(state, events, Caught(me.id, other.id))
+    if state.settings.cheat_ruling == "gm":
+        return _emit(state, events, RulingRequested(me.id))
+    return _emit(state, events, MatchEnded(other.id, state.pot, "caught"))
+
+
+def _rule(
+    state: PazaakState, events: list[Event], action: RuleOnCheat, rng: random.Random
+) -> PazaakState:
+    check_action(action)
+    if state.phase == "over":
+        raise GameOver()
+    if state.phase != "playing":
+        raise WrongPhase(phase=state.phase)
+    if action.verdict not in VERDICTS:
+        raise InvalidValue(field="verdict")
+    ruling = state.ruling
+    if ruling is None or ruling.cheater != action.cheater:
+        raise NoRulingPending(cheater=action.cheater)
+    state = _emit(state, events, Ruled(action.cheater, action.verdict))
+    seat = 0 if ruling.cheater == state.players[0].id else 1
+    if action.verdict == "pardon":
+        return state
+    if action.verdict == "lose_set":
+        return _end_set(state, events, 1 - seat, "cheat", rng)
+    return _emit(state, events, MatchEnded(state.players[1 - seat].id, state.pot, "caught"))

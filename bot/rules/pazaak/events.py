@@ -1,4 +1,5 @@
-"""Pazaak events: what happened in a match, their JSON form, and the money they move."""
+"""Pazaak events: what happened in a match, their JSON form, the money they move and who may
+see them."""
 
 from __future__ import annotations
 
@@ -16,8 +17,13 @@ from bot.rules.pazaak.state import (
     PazaakSettings,
     SetEndReason,
     StandReason,
+    Traits,
     TurnEnd,
+    Verdict,
 )
+
+Audience = Literal["public", "private", "gm"]
+"""Who may see an event: everyone; only ``event.player`` and the GM; only the GM."""
 
 # --- events -------------------------------------------------------------------------------------
 # ``kind`` comes last, with a default, so events can be built positionally.
@@ -30,6 +36,8 @@ class MatchStarted:
     settings: PazaakSettings
     players: tuple[int, int]
     selections: tuple[tuple[SideCard, ...], tuple[SideCard, ...]]
+    traits: tuple[Traits, Traits] = (Traits(), Traits())
+    """In seat order; logs from before skills existed have none."""
     kind: Literal["match_started"] = "match_started"
 
 
@@ -100,6 +108,75 @@ class SetEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class Redrawn:
+    """Luck: the turn's draw ``value`` went back into the main deck; a :class:`CardDrawn` follows.
+
+    ``pool`` is the whole main deck reshuffled with it, next card first (empty when infinite).
+    """
+
+    player: int
+    value: int
+    pool: tuple[int, ...]
+    kind: Literal["redrawn"] = "redrawn"
+
+
+@dataclass(frozen=True, slots=True)
+class Swapped:
+    """Gamble, secret: the hand card ``out`` at ``hand_index`` was swapped for ``card``."""
+
+    player: int
+    hand_index: int
+    out: SideCard
+    card: SideCard
+    kind: Literal["swapped"] = "swapped"
+
+
+@dataclass(frozen=True, slots=True)
+class DetectionRoll:
+    """GM only: ``player``'s test against ``cheater``'s swap, caught when ``roll <= target``."""
+
+    player: int
+    cheater: int
+    roll: int
+    """d100, 1..100."""
+    target: int
+    """Perception plus the table's detection modifier."""
+    kind: Literal["detection_roll"] = "detection_roll"
+
+    @property
+    def success(self) -> bool:
+        return self.roll <= self.target
+
+
+@dataclass(frozen=True, slots=True)
+class Caught:
+    """Public: ``by`` caught ``cheater`` swapping. A :class:`MatchEnded` or a
+    :class:`RulingRequested` follows, by the option ``cheat_ruling``."""
+
+    cheater: int
+    by: int
+    kind: Literal["caught"] = "caught"
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRequested:
+    """The GM must rule on ``cheater``'s caught swap (what it was is in the state, not here)."""
+
+    cheater: int
+    kind: Literal["ruling_requested"] = "ruling_requested"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruled:
+    """The GM's verdict. ``pardon`` and ``lose_set`` undo the swap; ``lose_set`` is followed by
+    a :class:`SetEnded` (reason ``cheat``), ``forfeit`` by a :class:`MatchEnded` (``caught``)."""
+
+    cheater: int
+    verdict: Verdict
+    kind: Literal["ruled"] = "ruled"
+
+
+@dataclass(frozen=True, slots=True)
 class MatchEnded:
     """The winner takes the pot (see ``transfers``)."""
 
@@ -120,6 +197,12 @@ Event = (
     | Stood
     | SetEnded
     | MatchEnded
+    | Redrawn
+    | Swapped
+    | DetectionRoll
+    | Caught
+    | RulingRequested
+    | Ruled
 )
 
 
@@ -140,7 +223,8 @@ def load_events(data: bytes) -> list[Event]:
 
 
 def transfers(event: Event) -> tuple[Transfer, ...]:
-    """The money an event moves: the escrow at the start, the payout at the end."""
+    """The money an event moves: the escrow at the start, the payout at the end (whatever ended
+    the match: sets, a forfeit, timeouts, a caught swap)."""
     if isinstance(event, MatchStarted):
         wager = event.settings.wager
         if not wager:
@@ -149,3 +233,17 @@ def transfers(event: Event) -> tuple[Transfer, ...]:
     if isinstance(event, MatchEnded) and event.pot:
         return (Transfer(POT, event.winner, event.pot, "payout"),)
     return ()
+
+
+_PRIVATE = (HandDealt, Swapped)
+
+
+def audience(event: Event) -> Audience:
+    """Who may see an event's content: ``private`` is ``event.player`` and the GM (a hand, a
+    swap), ``gm`` the GM alone (a detection roll, also a missed one). Everything else is public,
+    such as :class:`Caught` and :class:`Ruled`."""
+    if isinstance(event, _PRIVATE):
+        return "private"
+    if isinstance(event, DetectionRoll):
+        return "gm"
+    return "public"

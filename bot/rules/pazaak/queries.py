@@ -3,21 +3,48 @@ legal, what a player may see). A caller asks here instead of trying an action.""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.rules.common import GameOver, NotSeated, NotYourTurn, WrongPhase, check_action
-from bot.rules.pazaak.actions import Action, EndTurn, Forfeit, PlayCard, Stand
+from bot.rules.common import (
+    GameOver,
+    InvalidValue,
+    NotSeated,
+    NotYourTurn,
+    RulesError,
+    WrongPhase,
+    check_action,
+)
+from bot.rules.pazaak.actions import (
+    Action,
+    EndTurn,
+    Forfeit,
+    PlayCard,
+    PlayerAction,
+    Redraw,
+    RuleOnCheat,
+    Stand,
+    Swap,
+)
 from bot.rules.pazaak.cards import SideCard
 from bot.rules.pazaak.state import (
+    VERDICTS,
     AlreadyStanding,
     CardAlreadyPlayedThisTurn,
     DoubleOnEmptyTable,
     IllegalCardValue,
     NoSuchCard,
+    NoSuchTrait,
     PazaakState,
     Phase,
+    PlayerState,
+    RedrawTooLate,
+    RulingPending,
     SetResult,
+    Skill,
+    SkillsOff,
+    SkillUsed,
     TableCard,
 )
 
@@ -48,24 +75,124 @@ def play_terms(state: PazaakState, action: PlayCard) -> tuple[SideCard, int]:
     return side, card_value(side, action.value, me.table)
 
 
-def actor_seat(state: PazaakState, action: Action) -> int:
+def actor_seat(state: PazaakState, action: PlayerAction) -> int:
     """The actor's seat in a match under way (the checks every action shares)."""
     check_action(action)
+    return live_seat(state, action.player)
+
+
+def live_seat(state: PazaakState, player: int) -> int:
+    """``player``'s seat in a match under way, or the refusal: over, not seated, not started."""
     if state.phase == "over":
         raise GameOver()
-    seat = seat_index(state, action.player)
+    seat = seat_index(state, player)
     if seat is None:
-        raise NotSeated(player=action.player)
+        raise NotSeated(player=player)
     if state.phase != "playing":
         raise WrongPhase(phase=state.phase)
     return seat
 
 
 def require_turn(state: PazaakState, seat: int, player: int) -> None:
+    refusal = turn_refusal(state, seat, player)
+    if refusal is not None:
+        raise refusal
+
+
+def turn_refusal(state: PazaakState, seat: int, player: int) -> RulesError | None:
+    """Why the player in ``seat`` may not act on a turn now, or None when they may."""
+    if state.ruling is not None:
+        return RulingPending()
     if state.players[seat].standing:
-        raise AlreadyStanding()
+        return AlreadyStanding()
     if state.turn != seat:
-        raise NotYourTurn(player=player)
+        return NotYourTurn(player=player)
+    return None
+
+
+def skill_refusal(state: PazaakState, seat: int, skill: Skill) -> RulesError | None:
+    """Why the player in ``seat`` may not use ``skill`` now (the error :func:`apply` raises), or
+    None when they may. The swap's own card and index are the engine's to check."""
+    if state.ruling is not None:
+        return RulingPending()
+    if not state.settings.skills:
+        return SkillsOff()
+    me = state.players[seat]
+    if skill == "redraw":
+        if not me.traits.luck:
+            return NoSuchTrait(trait="luck")
+        if me.redrew:
+            return SkillUsed(skill=skill)
+    else:
+        if not me.traits.gamble:
+            return NoSuchTrait(trait="gamble")
+        if me.swapped:
+            return SkillUsed(skill=skill)
+    refusal = turn_refusal(state, seat, me.id)
+    if refusal is not None:
+        return refusal
+    if skill == "swap":
+        return CardAlreadyPlayedThisTurn() if me.played_card_this_turn else None
+    if me.played_card_this_turn or not me.table or me.table[-1].side is not None:
+        return RedrawTooLate()
+    return None
+
+
+def require_skill(state: PazaakState, seat: int, skill: Skill) -> None:
+    refusal = skill_refusal(state, seat, skill)
+    if refusal is not None:
+        raise refusal
+
+
+def require_redraw(state: PazaakState, player: int) -> None:
+    """Refuse a :class:`Redraw` by ``player`` now exactly as :func:`apply` would, so a click is
+    refused before it is acknowledged."""
+    require_skill(state, actor_seat(state, Redraw(player)), "redraw")
+
+
+def require_swap(state: PazaakState, player: int) -> None:
+    """Refuse a :class:`Swap` by ``player`` now as :func:`apply` would, before the card and the
+    hand index are known (those the step checks: :class:`NoSuchCard`, ``NotInSideDeck``)."""
+    if type(player) is not int:
+        raise InvalidValue(field="player")
+    require_skill(state, live_seat(state, player), "swap")
+
+
+def _skilled(state: PazaakState, player: int, skill: Skill) -> PlayerState | None:
+    """``player``'s state when they may use ``skill`` now, else None."""
+    if not state.settings.skills or state.phase != "playing":
+        return None
+    seat = seat_index(state, player)
+    if seat is None or skill_refusal(state, seat, skill) is not None:
+        return None
+    return state.players[seat]
+
+
+def may_redraw(state: PazaakState, player: int) -> bool:
+    """Whether ``player`` may use Luck's redraw now (right after their turn's draw)."""
+    return _skilled(state, player, "redraw") is not None
+
+
+def may_swap(state: PazaakState, player: int) -> bool:
+    """Whether ``player`` may use Gamble's swap now (their turn, before a hand card)."""
+    me = _skilled(state, player, "swap")
+    return me is not None and bool(me.hand) and bool(side_deck(me))
+
+
+def swap_choices(state: PazaakState, player: int) -> tuple[SideCard, ...]:
+    """The side-deck cards ``player`` may swap in now, each once, in selection order; empty
+    when they may not swap."""
+    me = _skilled(state, player, "swap")
+    return () if me is None or not me.hand else side_deck(me)
+
+
+def side_deck(player: PlayerState) -> tuple[SideCard, ...]:
+    """The distinct cards of the selection that are neither in the hand nor played (copies
+    count: with two +1 selected and one in the hand, +1 is still here)."""
+    left = Counter(player.selection)
+    left.subtract(player.hand)
+    left.subtract(player.played)
+    return tuple(dict.fromkeys(side for side in player.selection if left[side] > 0))
 
 
 def is_over(state: PazaakState) -> bool:
@@ -76,10 +203,15 @@ def legal_actions(state: PazaakState) -> list[Action]:
     """Every legal action of the player whose turn it is (``Timeout`` is the service's, not here).
 
     A hand card appears once per value it may be played as; single-valued cards with ``value``
-    None. Forfeit is listed too. Empty when the match is over.
+    None. A redraw and every swap (each hand index with each of :func:`swap_choices`) when
+    allowed, and Forfeit, are listed too. While a ruling is pending: the GM's three verdicts
+    only. Empty when the match is over.
     """
     if state.phase != "playing":
         return []
+    if state.ruling is not None:
+        cheater = state.ruling.cheater
+        return [RuleOnCheat(cheater, verdict) for verdict in VERDICTS]
     me = state.players[state.turn]
     player = me.id
     actions: list[Action] = []
@@ -90,6 +222,11 @@ def legal_actions(state: PazaakState) -> list[Action]:
                 actions.extend(PlayCard(player, index, value) for value in values)
             elif values or me.table:
                 actions.append(PlayCard(player, index))
+    if state.settings.skills:
+        if may_redraw(state, player):
+            actions.append(Redraw(player))
+        choices = swap_choices(state, player)
+        actions.extend(Swap(player, i, side) for i in range(len(me.hand)) for side in choices)
     actions += (EndTurn(player), Stand(player), Forfeit(player))
     return actions
 

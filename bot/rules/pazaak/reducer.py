@@ -7,6 +7,7 @@ construction. The reducer trusts its events except where a broken log would corr
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,19 +15,26 @@ from bot.rules.pazaak.cards import FLIPPED_VALUES
 from bot.rules.pazaak.events import (
     CardDrawn,
     CardPlayed,
+    Caught,
+    DetectionRoll,
     Event,
     HandDealt,
     MatchEnded,
     MatchStarted,
+    Redrawn,
+    Ruled,
+    RulingRequested,
     SetEnded,
     SetStarted,
     Stood,
+    Swapped,
     TurnEnded,
     TurnStarted,
 )
 from bot.rules.pazaak.queries import seat_index
 from bot.rules.pazaak.state import (
     PazaakState,
+    PendingRuling,
     Phase,
     PlayerState,
     SetResult,
@@ -53,7 +61,10 @@ def _players(state: PazaakState, seat: int, player: PlayerState) -> tuple[Player
 
 
 def _match_started(e: MatchStarted) -> PazaakState:
-    a, b = (PlayerState(pid, sel, ()) for pid, sel in zip(e.players, e.selections, strict=True))
+    a, b = (
+        PlayerState(pid, sel, (), traits=traits)
+        for pid, sel, traits in zip(e.players, e.selections, e.traits, strict=True)
+    )
     return PazaakState(e.settings, (a, b), pot=2 * e.settings.wager)
 
 
@@ -117,6 +128,7 @@ def _card_played(s: PazaakState, e: CardPlayed) -> PazaakState:
         table=(*table, TableCard(e.value, e.card, e.value)),
         played_card_this_turn=True,
         timeouts=0,
+        played=(*p.played, e.card),
     )
     return state_with(s, players=_players(s, seat, player))
 
@@ -152,7 +164,60 @@ def _set_ended(s: PazaakState, e: SetEnded) -> PazaakState:
 
 def _match_ended(s: PazaakState, e: MatchEnded) -> PazaakState:
     _seat(s, e.winner)  # the winner must be one of the two players
-    return state_with(s, phase=Phase.OVER, pot=s.pot - e.pot, winner=e.winner)
+    return state_with(s, phase=Phase.OVER, pot=s.pot - e.pot, winner=e.winner, ruling=None)
+
+
+def _redrawn(s: PazaakState, e: Redrawn) -> PazaakState:
+    seat = _seat(s, e.player)
+    p = s.players[seat]
+    if not p.table or p.table[-1] != TableCard(e.value, None, e.value):
+        raise CorruptEventLog("a redrawn card is not the last draw on the table")
+    pool = s.pool
+    if s.settings.main_deck == "pool":
+        if Counter(e.pool) != Counter((*pool, e.value)):
+            raise CorruptEventLog("a redraw's pool is not the pool with the card put back")
+        pool = e.pool
+    player = player_with(p, table=p.table[:-1], redrew=True)
+    return state_with(s, players=_players(s, seat, player), pool=pool)
+
+
+def _swapped(s: PazaakState, e: Swapped) -> PazaakState:
+    seat = _seat(s, e.player)
+    p = s.players[seat]
+    hand = p.hand
+    if not 0 <= e.hand_index < len(hand) or hand[e.hand_index] != e.out:
+        raise CorruptEventLog("a swapped-out card is not in the hand")
+    if (Counter(p.selection) - Counter(hand) - Counter(p.played))[e.card] <= 0:
+        raise CorruptEventLog("a swapped-in card is not in the side deck")
+    hand = (*hand[: e.hand_index], e.card, *hand[e.hand_index + 1 :])
+    swap = PendingRuling(e.player, e.hand_index, e.out, e.card)
+    player = player_with(p, hand=hand, swapped=True)
+    return state_with(s, players=_players(s, seat, player), last_swap=swap)
+
+
+def _ruling_requested(s: PazaakState, e: RulingRequested) -> PazaakState:
+    swap = s.last_swap
+    if swap is None or swap.cheater != e.cheater:
+        raise CorruptEventLog("a ruling is asked on a swap that was not made")
+    return state_with(s, ruling=swap)
+
+
+def _ruled(s: PazaakState, e: Ruled) -> PazaakState:
+    ruling = s.ruling
+    if ruling is None or ruling.cheater != e.cheater:
+        raise CorruptEventLog("a ruling on a swap that awaits none")
+    if e.verdict == "forfeit":
+        return state_with(s, ruling=None)
+    seat = _seat(s, e.cheater)
+    p = s.players[seat]
+    i = ruling.hand_index
+    hand = (*p.hand[:i], ruling.card_out, *p.hand[i + 1 :])
+    return state_with(s, players=_players(s, seat, player_with(p, hand=hand)), ruling=None)
+
+
+def _nothing(s: PazaakState, e: DetectionRoll | Caught) -> PazaakState:
+    """A detection roll and a catch change nothing themselves: what follows a catch does."""
+    return s
 
 
 _REDUCERS: dict[type[Any], Callable[[Any, Any], PazaakState]] = {
@@ -165,6 +230,12 @@ _REDUCERS: dict[type[Any], Callable[[Any, Any], PazaakState]] = {
     Stood: _stood,
     SetEnded: _set_ended,
     MatchEnded: _match_ended,
+    Redrawn: _redrawn,
+    Swapped: _swapped,
+    DetectionRoll: _nothing,
+    Caught: _nothing,
+    RulingRequested: _ruling_requested,
+    Ruled: _ruled,
 }
 
 

@@ -32,11 +32,20 @@ MIN_TURN_TIMEOUT = 1
 MAX_TURN_TIMEOUT = 24 * 3600
 """Seconds a turn may last: from 1 s to a day."""
 MAX_TIMEOUTS_TO_FORFEIT = 10
+MAX_DETECTION_MODIFIER = 100
+"""The detection modifier is -100..100."""
+MAX_PERCEPTION = 100
+"""Perception is 0..100: the chance in percent, before the modifier, to catch a swap."""
 
 TurnEnd = Literal["end_turn", "stand", "timeout"]
 StandReason = Literal["stand", "timeout", "twenty"]
-SetEndReason = Literal["bust", "nine_cards", "higher_total", "tiebreaker", "tie"]
-MatchEndReason = Literal["sets", "forfeit", "timeouts"]
+SetEndReason = Literal["bust", "nine_cards", "higher_total", "tiebreaker", "tie", "cheat"]
+MatchEndReason = Literal["sets", "forfeit", "timeouts", "caught"]
+Skill = Literal["redraw", "swap"]
+"""Luck's redraw and Gamble's swap: each once per match, with the option ``skills``."""
+Verdict = Literal["pardon", "lose_set", "forfeit"]
+"""The GM's ruling on a caught swap (option ``cheat_ruling="gm"``)."""
+VERDICTS: tuple[Verdict, ...] = ("pardon", "lose_set", "forfeit")
 
 
 class Phase(StrEnum):
@@ -62,6 +71,12 @@ class PazaakSettings(TableSettings):
     """Seconds a player has for a turn; then the service sends a ``Timeout`` action."""
     timeouts_to_forfeit: int = Field(default=3, ge=1)
     """That many timeouts in a row by one player forfeit the match."""
+    skills: bool = False
+    """Whether the characters' Luck (a redraw) and Gamble (a hidden swap) may be used."""
+    detection_modifier: int = Field(0, ge=-MAX_DETECTION_MODIFIER, le=MAX_DETECTION_MODIFIER)
+    """Added to the opponent's Perception in the test against a swap."""
+    cheat_ruling: Literal["forfeit", "gm"] = "forfeit"
+    """A caught swap forfeits the match, or waits for the GM's :class:`RuleOnCheat`."""
 
     def upper_bounds(self) -> tuple[tuple[str, int | None, int], ...]:
         return (
@@ -70,6 +85,18 @@ class PazaakSettings(TableSettings):
             ("turn_timeout", self.turn_timeout, MAX_TURN_TIMEOUT),
             ("timeouts_to_forfeit", self.timeouts_to_forfeit, MAX_TIMEOUTS_TO_FORFEIT),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Traits:
+    """A character's traits that count at the table when the option ``skills`` is on."""
+
+    luck: bool = False
+    """May redraw once per match."""
+    gamble: bool = False
+    """May swap a hand card in secret once per match."""
+    perception: int = 0
+    """0..100: the test against the opponent's swap is d100 <= this + the detection modifier."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +126,14 @@ class PlayerState:
     sets_won: int = 0
     played_card_this_turn: bool = False
     timeouts: int = 0
-    """Timeouts in a row; any real action of the player resets it."""
+    """Timeouts in a row; playing a card, End turn and Stand reset it."""
+    traits: Traits = Traits()
+    played: tuple[SideCard, ...] = ()
+    """The hand cards played this match, in order (they are out of the side deck until the end)."""
+    redrew: bool = False
+    """Luck's redraw was used this match."""
+    swapped: bool = False
+    """Gamble's swap was used this match (a pardon undoes the swap, not the use)."""
 
     @property
     def total(self) -> int:
@@ -122,6 +156,18 @@ class SetResult:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingRuling:
+    """A caught swap awaiting the GM's verdict, with what undoing it needs."""
+
+    cheater: int
+    hand_index: int
+    card_out: SideCard
+    """The hand card given up (back in the side deck)."""
+    card_in: SideCard
+    """The side-deck card taken into the hand at ``hand_index``."""
+
+
+@dataclass(frozen=True, slots=True)
 class PazaakState:
     settings: PazaakSettings
     players: tuple[PlayerState, PlayerState]
@@ -136,11 +182,18 @@ class PazaakState:
     pot: int = 0
     winner: int | None = None
     results: tuple[SetResult, ...] = ()
+    ruling: PendingRuling | None = None
+    """A caught swap the GM must rule on; meanwhile nobody's turn goes on."""
+    last_swap: PendingRuling | None = None
+    """The match's latest swap, secret, kept for a ``RulingRequested`` to become ``ruling``."""
 
     @property
     def current_player(self) -> int | None:
-        """The id of the player who may act now, or None when nobody may."""
-        return self.players[self.turn].id if self.phase is Phase.PLAYING else None
+        """The id of the player who may act now, or None when nobody may (also while the GM
+        rules on a swap, so the turn timer stops)."""
+        if self.phase is not Phase.PLAYING or self.ruling is not None:
+            return None
+        return self.players[self.turn].id
 
 
 def table_total(table: Sequence[TableCard]) -> int:
@@ -178,6 +231,55 @@ class AlreadyStanding(RulesError):
     code = "pazaak_already_standing"
 
 
+class InvalidTraits(RulesError):
+    """A player's traits are out of range (``player``, ``field``, ``value``): Perception
+    outside 0..100."""
+
+    code = "pazaak_invalid_traits"
+
+
+class SkillsOff(RulesError):
+    """The table plays without the option ``skills``."""
+
+    code = "pazaak_skills_off"
+
+
+class NoSuchTrait(RulesError):
+    """The player lacks the ``trait`` (``luck`` or ``gamble``) the skill needs."""
+
+    code = "pazaak_no_such_trait"
+
+
+class SkillUsed(RulesError):
+    """The ``skill`` (``redraw`` or ``swap``) was already used this match."""
+
+    code = "pazaak_skill_used"
+
+
+class RedrawTooLate(RulesError):
+    """A redraw comes right after the turn's draw: not once a hand card is played."""
+
+    code = "pazaak_redraw_too_late"
+
+
+class NotInSideDeck(RulesError):
+    """The ``card`` asked for is not among the side deck's cards out of the hand and unplayed."""
+
+    code = "pazaak_not_in_side_deck"
+
+
+class RulingPending(RulesError):
+    """The GM must rule on a caught swap first; only the ruling and a forfeit are taken."""
+
+    code = "pazaak_ruling_pending"
+
+
+class NoRulingPending(RulesError):
+    """No caught swap of ``cheater`` awaits a ruling."""
+
+    code = "pazaak_no_ruling_pending"
+
+
 # --- fast copies ------------------------------------------------------------------------------
 # As in Pegaz: ``dataclasses.replace`` made bench/rules.py's playouts 15-30% slower, and NPC
 # players step matches thousands of times per decision.
@@ -192,8 +294,11 @@ def player_with(
     sets_won: int | Keep = KEEP,
     played_card_this_turn: bool | Keep = KEEP,
     timeouts: int | Keep = KEEP,
+    played: tuple[SideCard, ...] | Keep = KEEP,
+    redrew: bool | Keep = KEEP,
+    swapped: bool | Keep = KEEP,
 ) -> PlayerState:
-    """A copy of ``p`` with the given fields changed."""
+    """A copy of ``p`` with the given fields changed (the traits never change)."""
     return PlayerState(
         p.id,
         p.selection,
@@ -203,6 +308,10 @@ def player_with(
         p.sets_won if sets_won is KEEP else sets_won,
         p.played_card_this_turn if played_card_this_turn is KEEP else played_card_this_turn,
         p.timeouts if timeouts is KEEP else timeouts,
+        p.traits,
+        p.played if played is KEEP else played,
+        p.redrew if redrew is KEEP else redrew,
+        p.swapped if swapped is KEEP else swapped,
     )
 
 
@@ -218,6 +327,8 @@ def state_with(
     pot: int | Keep = KEEP,
     winner: int | Keep | None = KEEP,
     results: tuple[SetResult, ...] | Keep = KEEP,
+    ruling: PendingRuling | Keep | None = KEEP,
+    last_swap: PendingRuling | Keep | None = KEEP,
 ) -> PazaakState:
     """A copy of ``s`` with the given fields changed."""
     return PazaakState(
@@ -231,4 +342,6 @@ def state_with(
         s.pot if pot is KEEP else pot,
         s.winner if winner is KEEP else winner,
         s.results if results is KEEP else results,
+        s.ruling if ruling is KEEP else ruling,
+        s.last_swap if last_swap is KEEP else last_swap,
     )
