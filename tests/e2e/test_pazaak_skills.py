@@ -9,10 +9,12 @@ swap and one of 100 always does, which makes each detection certain."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e import crash_support as cs
 from tests.e2e.pazaak_support import Table, moves_log, seat_two, settle
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage
 
@@ -187,3 +189,36 @@ async def test_a_caught_swap_awaiting_the_gm_survives_a_restart(
     texts = table.channel_texts()
     assert any("Ahsoka was caught cheating and loses the set" in t for t in texts)
     assert "End turn" in buttons(board) and len(fake.dms(fake.owner)) == 1
+
+
+@pytest.mark.parametrize(("nth", "applied"), [(n, a) for n in range(4) for a in (False, True)])
+async def test_an_unnoticed_swap_killed_after_its_commit_still_reaches_the_gm_alone(
+    nth: int, applied: bool, tmp_path: Path
+) -> None:
+    """The bot dies at the ``nth`` request after the swap's step is saved (the roll is in it). The
+    new bot tells the referee once, shows the channel nothing, and the match goes on."""
+    async with cs.world(tmp_path / "swap.db") as (fake, harness):
+        traits = {"A": {"gamble": True}, "B": {"perception": 0}}
+        table = await seat_two(fake, harness, traits=traits)
+        board = await open_with_skills(table)
+        await bob_ends_turn(table)
+        channel, log = table.channel_texts(), moves_log(board)
+        read = cs.fingerprint(harness.settings.database.path)
+        opened = await fake.click(table.users["A"], table.hand_dm("A"), "Swap a card (Gamble)…")
+        menu = await opened.reply()
+        await settle(fake, harness, opened)
+        before = read()
+        hold = cs.hold_nth(fake, nth, applied=applied)
+        option = menu.components[0]["components"][0]["options"][0]
+        await fake.select(table.users["A"], menu, [option["value"]])
+        await hold.reached(timeout=5)
+        assert read() != before  # the swap and its roll are saved
+        await harness.crash_and_restart()
+        await cs.settle(fake, harness)
+
+        notes = [m.text for m in fake.dms(fake.owner)]
+        assert len(notes) == 1 and notes[0].endswith("against 0: not noticed.")
+        assert table.channel_texts() == channel and moves_log(board) == log
+        await table.move(("A", "end"))
+        assert moves_log(board)[0] == "Ahsoka ends the turn."
+        await cs.books_balance(harness)
