@@ -27,6 +27,7 @@ GM_COMMANDS = {
     "pegaz open",
     "pegaz seat",
     "pazaak grant",
+    "pazaak take",
 }
 GUILD_GROUPS = {"character", "purse", "gm", "settings", "table"}
 
@@ -62,6 +63,7 @@ async def test_a_non_gm_is_refused_every_gm_command_as_before(
         ("pegaz open", {}),
         ("pegaz seat", {"npc": "Grimbold"}),
         ("pazaak grant", {"character": "Greta", "cards": "+3"}),
+        ("pazaak take", {"character": "Greta", "cards": "+3"}),
     ]
     assert {command for command, _ in attempts} == GM_COMMANDS
     for command, options in attempts:
@@ -90,6 +92,7 @@ async def test_a_dm_is_refused_every_guild_only_command_as_before(
         (gm, "pegaz seat", {"npc": "Greta"}),
         (alice, "pegaz join", {}),
         (gm, "pazaak grant", {"character": "Greta", "cards": "+3"}),
+        (gm, "pazaak take", {"character": "Greta", "cards": "+3"}),
         (alice, "pazaak challenge", {"opponent": "Greta", "wager": "10"}),
         (alice, "pazaak collection", {}),
         (alice, "pazaak deck", {}),

@@ -39,7 +39,7 @@ from bot.services.errors import (
 from bot.services.outcomes import Character
 from cogs.kit.cog import TableKit
 from cogs.kit.ids import Target, grammar
-from cogs.pazaak.common import controls
+from cogs.pazaak.people import controls
 from cogs.pazaak.views import CHALLENGE_PREFIX
 from cogs.replies import Refused, answer, lang_of, report
 

@@ -1,5 +1,5 @@
-"""``/pazaak``: challenge, collection, deck, grant, rules; the match's buttons (``moves``), the
-challenges' (``challenge``); and the table events of the timers."""
+"""``/pazaak``: challenge, collection, deck, grant, take, rules; the match's buttons
+(``moves``), the challenges' (``challenge``); and the table events of the timers."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, parse_amount
 from bot.services.challenges import ChallengeRow
+from bot.services.errors import InvalidSideCards
 from bot.services.outcomes import Character, TableOutcome
 from bot.timers import WARN_BEFORE_MS
 from cogs.common import (
@@ -31,9 +32,9 @@ from cogs.common import (
     own_names,
 )
 from cogs.pazaak.challenge import CHALLENGE_SECONDS, ChallengeActs, selection
-from cogs.pazaak.common import controls, mention, pinging
 from cogs.pazaak.deck import DeckModal
 from cogs.pazaak.moves import MatchActs
+from cogs.pazaak.people import controls, mention, pinging
 from cogs.pazaak.scene import PazaakScene
 from cogs.pazaak.views import PREFIX, challenge_view
 from cogs.replies import Refused, answer, lang_of
@@ -46,6 +47,24 @@ CARDS_TEXT_MAX = 400  # MAX_GRANT codes of up to 5 characters (``±1/2``), with 
 MAX_TURN = 3600  # within the rules' MIN_TURN_TIMEOUT..MAX_TURN_TIMEOUT (a day)
 DEFAULT_TURN = 300
 COG_NAME = "pazaak"
+
+
+def card_codes(text: str) -> list[str]:
+    """The side cards a GM names (``+3 -2 ±4``, commas or spaces between), as their codes; a
+    refusal for none, too many, or one that is no side card."""
+    words = [word for word in re.split(r"[\s,;]+", text) if word]
+    if not words:
+        raise Refused("pazaak_grant_empty")
+    if len(words) > MAX_GRANT:
+        raise Refused("pazaak_grant_too_many", max=MAX_GRANT)
+    found = []
+    for word in words:
+        try:
+            found.append(pazaak.parse_side_card(word).code)
+        except pazaak.UnknownSideCard as exc:
+            codes = " ".join(card.code for card in pazaak.ALL_SIDE_CARDS)
+            raise Refused("pazaak_grant_unknown", card=word, codes=codes) from exc
+    return found
 
 
 class Pazaak(
@@ -264,25 +283,37 @@ class Pazaak(
         lang = await lang_of(interaction)
         services = self.bot.services
         who = await services.characters.by_name(guild_id_of(interaction), character)
-        words = [word for word in re.split(r"[\s,;]+", cards) if word]
-        if not words:
-            raise Refused("pazaak_grant_empty")
-        if len(words) > MAX_GRANT:
-            raise Refused("pazaak_grant_too_many", max=MAX_GRANT)
-        found = []
-        for word in words:
-            try:
-                found.append(pazaak.parse_side_card(word))
-            except pazaak.UnknownSideCard as exc:
-                codes = " ".join(card.code for card in pazaak.ALL_SIDE_CARDS)
-                raise Refused("pazaak_grant_unknown", card=word, codes=codes) from exc
-        given = await services.characters.give_side_cards(who.id, [c.code for c in found])
-        text = t(
-            lang,
-            "pazaak.grant.done",
-            name=given.name,
-            cards=pazaak_text.counted([c.code for c in found], lang),
-        )
+        codes = card_codes(cards)
+        given = await services.characters.give_side_cards(who.id, codes)
+        text = t(lang, "pazaak.grant.done", name=given.name, cards=pazaak_text.counted(codes, lang))
+        await answer(interaction, text, ephemeral=False)
+
+    @app_commands.command(name="take", description="(GM) Take side cards from a character.")
+    @app_commands.describe(
+        character="The character who loses the cards.",
+        cards="Card codes, e.g. +3 -2 ±4 D T F24 F36 ±1/2 (+-4 works too).",
+    )
+    @app_commands.autocomplete(character=all_names)
+    @gm_only()
+    async def take(
+        self,
+        interaction: discord.Interaction[Any],
+        character: CharacterName,
+        cards: app_commands.Range[str, 1, CARDS_TEXT_MAX],
+    ) -> None:
+        """The GM takes side cards back (lost in a bet, stolen...): all of them, or none if the
+        collection lacks one. A match under way keeps the side deck it began with."""
+        lang = await lang_of(interaction)
+        services = self.bot.services
+        who = await services.characters.by_name(guild_id_of(interaction), character)
+        codes = card_codes(cards)
+        try:
+            left = await services.characters.take_side_cards(who.id, codes)
+        except InvalidSideCards as exc:
+            if exc.params.get("reason") != "not_owned":
+                raise
+            raise Refused("pazaak_take_not_owned", name=who.name, **exc.params) from exc
+        text = t(lang, "pazaak.take.done", name=left.name, cards=pazaak_text.counted(codes, lang))
         await answer(interaction, text, ephemeral=False)
 
     @app_commands.command(name="rules", description="Show the rules of pazaak.")

@@ -27,7 +27,7 @@ from bot.rules import pazaak
 from bot.rules.pazaak.queries import seat_index
 from bot.services.outcomes import Character, TableView
 from cogs.kit.frame import Draft, Frame, Hand, Post
-from cogs.pazaak.common import mention, pinging
+from cogs.pazaak.people import mention, pinging
 from cogs.pazaak.views import board_view, hand_dm_view, swap_offered
 
 if TYPE_CHECKING:

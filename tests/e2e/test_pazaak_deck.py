@@ -50,6 +50,26 @@ async def test_a_gm_grants_side_cards_as_loot(fake: FakeDiscord, harness: BotHar
     )
 
 
+async def test_a_gm_takes_side_cards_back_all_or_none(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    table = await seat_two(fake, harness)
+    gm = fake.add_player("Game Master", permissions=MANAGE_GUILD)
+    ahsoka = table.characters["A"]
+
+    taken = await fake.slash(gm, "pazaak take", character="Ahsoka", cards="+1 +5, +5")
+    assert (await taken.reply()).text == "**Ahsoka** gives up side cards: +1 · +5 ×2."
+    too_many = await fake.slash(gm, "pazaak take", character="Ahsoka", cards="+2 +1 +1")
+    assert (await too_many.reply()).text == (
+        "**Ahsoka** owns 1 × +1, so can't give up 2. Nothing was taken."
+    )
+    refused = await fake.slash(table.users["A"], "pazaak take", character="Ahsoka", cards="+2")
+    assert (await refused.reply()).text == "Only a GM can do that."
+
+    left = await harness.bot.services.characters.get(ahsoka.id)
+    assert sorted(left.side_cards) == sorted(["+1", "+2", "+2", "+3", "+3", "+4", "+4"])
+
+
 async def test_the_side_deck_is_chosen_in_a_modal(fake: FakeDiscord, harness: BotHarness) -> None:
     table = await seat_two(fake, harness)
     services = harness.bot.services

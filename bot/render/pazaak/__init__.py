@@ -1,6 +1,8 @@
-"""Pazaak as players see it: cards, the board, the moves of one step, set and match results, and
-a player's hand. Texts come from the catalogues (``bot/i18n/*/pazaak.json``); secrets never
-reach a public embed (the board shows hands only by their size)."""
+"""Pazaak as players see it: the board and a player's hand here; cards and table options in
+words in ``cards``; a step's lines, the GM's report and the results in ``events`` (as Pegaz's);
+the texts around a match (challenges, the summary, collections, the rules) in ``text``. Texts
+come from the catalogues (``bot/i18n/*/pazaak.json``); secrets never reach a public embed (the
+board shows hands only by their size)."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from bot.render.pazaak.cards import (
     table_options,
     table_text,
 )
-from bot.render.pazaak.log import gm_lines, log_lines, match_result, set_result
+from bot.render.pazaak.events import gm_lines, log_lines, match_result, set_result
 from bot.rules import pazaak
 from bot.rules.pazaak.queries import seat_index
 

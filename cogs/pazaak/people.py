@@ -1,4 +1,4 @@
-"""What the pazaak cog's modules share: who may act for a character, and mentions."""
+"""Who may act for a character at the pazaak table, and how the cog mentions (and pings) users."""
 
 from __future__ import annotations
 
