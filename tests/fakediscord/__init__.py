@@ -11,6 +11,7 @@ from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import (
     ADMINISTRATOR,
     MANAGE_GUILD,
+    MANAGE_WEBHOOKS,
     FakeChannel,
     FakeGuild,
     FakeMember,
@@ -22,10 +23,12 @@ from tests.fakediscord.ratelimits import BucketRule, RateLimits, RateLimitStats
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import RequestRecord, WaitTimeout
 from tests.fakediscord.stats import RequestStats
+from tests.fakediscord.webhooks import FakeWebhook
 
 __all__ = [
     "ADMINISTRATOR",
     "MANAGE_GUILD",
+    "MANAGE_WEBHOOKS",
     "BotHarness",
     "BucketRule",
     "FakeChannel",
@@ -35,6 +38,7 @@ __all__ = [
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "FakeWebhook",
     "Hold",
     "InteractionHandle",
     "RateLimitStats",

@@ -1,4 +1,5 @@
-"""What people do in Discord, as test helpers: slash commands, clicks, selects, modals, typing."""
+"""What people do in Discord, as test helpers: slash commands, clicks, selects, modals, typing,
+and what admins do: the bot's permissions, webhooks made or deleted by hand."""
 
 # ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
 
@@ -16,7 +17,7 @@ from tests.fakediscord.interactions import (
     new_interaction,
 )
 from tests.fakediscord.messages import BUTTON, SELECT_TYPES, FakeMessage
-from tests.fakediscord.models import DM, FakeChannel, FakeMember, FakeUser
+from tests.fakediscord.models import DM, FakeChannel, FakeGuild, FakeMember, FakeUser
 from tests.fakediscord.payloads import (
     button_data,
     command_data,
@@ -26,6 +27,7 @@ from tests.fakediscord.payloads import (
     select_data,
 )
 from tests.fakediscord.state import FakeState
+from tests.fakediscord.webhooks import FakeWebhook
 
 Person = FakeUser | FakeMember
 
@@ -211,7 +213,39 @@ class Actions:
         where = self._where(channel)
         return self.state.create_message(where, {"content": content}, author=_user(person))
 
+    # -- what admins do --------------------------------------------------------------------------
+    def grant_bot(self, permissions: int, *, guild: FakeGuild | None = None) -> None:
+        """Give the bot's own role ``permissions`` (``MANAGE_WEBHOOKS``...) in ``guild``."""
+        where = guild or self.state.default_guild
+        role = where.member(self.state.bot_user).roles[0]  # the role the bot joined with
+        where.set_permissions(role, role.permissions | permissions)
+
+    def withhold_bot(self, permissions: int, *, guild: FakeGuild | None = None) -> None:
+        """Take ``permissions`` from the bot's own role in ``guild``."""
+        where = guild or self.state.default_guild
+        role = where.member(self.state.bot_user).roles[0]
+        where.set_permissions(role, role.permissions & ~permissions)
+
+    def add_webhook(
+        self, name: str, *, channel: FakeChannel | int | None = None, by: Person | None = None
+    ) -> FakeWebhook:
+        """A webhook a person (the guild's owner) made in the channel's settings: no application
+        owns it, so the bot sees it listed without its token."""
+        where = self._where(channel)
+        if where.guild_id is None:
+            raise ValueError(f"{where!r} is a DM: webhooks live in guild channels")
+        creator = _user(by) if by is not None else self.state.guilds[where.guild_id].owner
+        return self.state.add_webhook(where, name, creator=creator, application_id=None)
+
+    def delete_webhook(self, hook: FakeWebhook) -> None:
+        """Someone deletes the webhook: executing it answers 404/10015 from now on."""
+        self.state.delete_webhook(hook)
+
     # -- reading what the bot did ----------------------------------------------------------------
+    def webhooks(self, channel: FakeChannel | int | None = None) -> list[FakeWebhook]:
+        """The channel's webhooks (the default guild's text channel's), oldest first."""
+        return self.state.channel_webhooks(self._where(channel))
+
     def channel(self, channel: FakeChannel | int) -> FakeChannel:
         return self.state.channels[channel if isinstance(channel, int) else channel.id]
 

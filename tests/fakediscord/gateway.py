@@ -28,7 +28,7 @@ from tests.fakediscord.state import FakeState
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, RESUME, RECONNECT = 0, 1, 2, 3, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
-GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 0, 1 << 9, 1 << 12
+GUILDS, GUILD_WEBHOOKS, GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 0, 1 << 5, 1 << 9, 1 << 12
 _GUILD_EVENTS = ("GUILD_", "CHANNEL_", "THREAD_")
 OP_NAMES: dict[Any, str] = {
     HEARTBEAT: "HEARTBEAT",
@@ -81,6 +81,8 @@ class Session:
             return bool(self.intents & bit)
         if event.startswith(_GUILD_EVENTS):
             return bool(self.intents & GUILDS)
+        if event == "WEBHOOKS_UPDATE":
+            return bool(self.intents & GUILD_WEBHOOKS)
         return True
 
 

@@ -7,6 +7,11 @@ documented Discord rule:
   allows 4000 on some routes, which bots cannot use); at most 10
   embeds; per embed title <= 256, description <= 4096, <= 25 fields, field name 1-256 and value
   1-1024, footer text <= 2048, author name <= 256; all embeds together <= 6000 characters;
+  ``allowed_mentions`` does not both parse ``users`` (``roles``) and list them;
+- webhooks: a webhook's name (on create) and the ``username`` a message is executed with contain
+  neither "clyde" nor "discord", in any case; that ``username`` is 1-80 characters (the spec's
+  union with a body without ``username`` lets any length through); ``avatar_url`` is an http(s)
+  URL;
 - legacy components (no IS_COMPONENTS_V2 flag): at most 5 action rows, only action rows at the top
   level, at most 5 buttons per row, a select menu alone in its row; every custom_id 1-100 characters
   and unique in the message; a button has a custom_id unless it is a link (url) or premium button;
@@ -53,6 +58,10 @@ COMMAND_ROUTES = {
     ("PATCH", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}"),
 }
 CALLBACK_ROUTE = ("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
+WEBHOOK_CREATE_ROUTE = ("POST", "/channels/{channel_id}/webhooks")
+WEBHOOK_EXECUTE_ROUTE = ("POST", "/webhooks/{webhook_id}/{webhook_token}")
+_FORBIDDEN_NAME = re.compile(r"clyde|discord", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s/]+\S*")
 
 
 def _join(prefix: str, *parts: object) -> str:
@@ -76,6 +85,12 @@ def check_message(body: dict[str, Any], prefix: str = "") -> Iterator[Problem]:
             total += yield from _check_embed(embed, _join(prefix, "embeds", index))
     if total > 6000:
         yield _join(prefix, "embeds"), f"embeds hold {total} characters in total; the limit is 6000"
+    allowed = body.get("allowed_mentions")
+    if isinstance(allowed, dict):
+        for kind in ("users", "roles"):
+            if kind in (allowed.get("parse") or []) and allowed.get(kind):
+                where = _join(prefix, "allowed_mentions")
+                yield where, f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive'
     components = body.get("components") or []
     if not int(body.get("flags") or 0) & COMPONENTS_V2:
         yield from _check_legacy_rows(components, _join(prefix, "components"))
@@ -253,6 +268,21 @@ def check_command(command: dict[str, Any], field: str) -> Iterator[Problem]:
         yield from _check_options(command.get("options") or [], _join(field, "options"))
 
 
+def check_webhook_name(name: Any, field: str) -> Iterator[Problem]:
+    if isinstance(name, str) and _FORBIDDEN_NAME.search(name):
+        yield field, f'{name!r}: webhook names cannot contain "clyde" or "discord"'
+
+
+def check_execute(body: dict[str, Any]) -> Iterator[Problem]:
+    username = body.get("username")
+    if isinstance(username, str) and not 1 <= len(username) <= 80:
+        yield "username", f"must be 1-80 in length (got {len(username)})"
+    yield from check_webhook_name(username, "username")
+    avatar_url = body.get("avatar_url")
+    if isinstance(avatar_url, str) and not _URL.fullmatch(avatar_url):
+        yield "avatar_url", f"{avatar_url!r} is not a well formed URL"
+
+
 def check_limits(method: str, template: str, body: Any) -> list[Problem]:
     """Every extra-limit problem for a JSON body sent to ``method template``."""
     route = (method, template)
@@ -261,6 +291,10 @@ def check_limits(method: str, template: str, body: Any) -> list[Problem]:
         return problems
     if route in MESSAGE_ROUTES and isinstance(body, dict):
         problems += check_message(body)
+        if route == WEBHOOK_EXECUTE_ROUTE:
+            problems += check_execute(body)
+    elif route == WEBHOOK_CREATE_ROUTE and isinstance(body, dict):
+        problems += check_webhook_name(body.get("name"), "name")
     elif route == CALLBACK_ROUTE and isinstance(body, dict):
         data = body.get("data") or {}
         kind = body.get("type")

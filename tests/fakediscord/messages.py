@@ -69,10 +69,19 @@ class FakeMessage:
     message_reference: dict[str, Any] | None = None
     poll: dict[str, Any] | None = None
     nonce: int | str | None = None
+    avatar_url: str | None = None  # a webhook message's avatar override
+    mentions: list[FakeUser] = field(default_factory=list)  # who it pings (mentions.py)
+    mention_roles: list[int] = field(default_factory=list)
+    mention_everyone: bool = False
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
 
     # -- what a test reads --------------------------------------------------------------------
+    @property
+    def author_name(self) -> str:
+        """The name it shows: a webhook message's is the name the webhook spoke with."""
+        return self.author.name
+
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
@@ -172,9 +181,9 @@ class FakeMessage:
             "timestamp": iso(self.timestamp),
             "edited_timestamp": iso(self.edited_timestamp) if self.edited_timestamp else None,
             "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mention_everyone": self.mention_everyone,
+            "mentions": [user.payload() for user in self.mentions],
+            "mention_roles": [str(role) for role in self.mention_roles],
             "attachments": copy.deepcopy(self.attachments),
             "embeds": copy.deepcopy(self.embeds),
             "components": copy.deepcopy(self.components),

@@ -19,6 +19,7 @@ LOADING = 1 << 7
 # Permission bits used by the builders (https://discord.com/developers/docs/topics/permissions).
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
+MANAGE_WEBHOOKS = 1 << 29
 ALL_PERMISSIONS = (1 << 51) - 1
 DEFAULT_PERMISSIONS = (
     (1 << 6)  # ADD_REACTIONS
@@ -252,6 +253,12 @@ class FakeGuild:
         if self.id in self.state.guilds:
             self.state.emit("GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": role.payload()})
         return role
+
+    def set_permissions(self, role: FakeRole, permissions: int) -> None:
+        """Change what a role grants (a connected bot hears GUILD_ROLE_UPDATE)."""
+        role.permissions = permissions
+        if self.id in self.state.guilds:
+            self.state.emit("GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": role.payload()})
 
     def add_channel(self, name: str, *, type: int = TEXT) -> FakeChannel:
         channel = FakeChannel(self.state.snowflake(), type, name, self.id, len(self.channels))

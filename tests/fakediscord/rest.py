@@ -39,7 +39,6 @@ from tests.fakediscord.stats import INTERACTION, classify
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RouteTable = list[tuple[str, str, Handler]]
-_NO_AUTH = ("/interactions/", "/webhooks/")
 STATE: web.AppKey[FakeState] = web.AppKey("fakediscord-state", FakeState)
 RECORD: web.RequestKey[RequestRecord] = web.RequestKey("fakediscord-record", RequestRecord)
 LIMIT_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("fakediscord-limit-headers", dict)
@@ -89,6 +88,13 @@ def _ratelimit_headers(template: str | None) -> dict[str, str]:
     }
 
 
+def needs_bot_token(path: str) -> bool:
+    """Interaction callbacks and a webhook's token routes (``/webhooks/{id}/{token}...``) need
+    no ``Authorization``; ``/webhooks/{id}`` and everything else do."""
+    parts = path.split("/")
+    return not (parts[1] == "interactions" or (parts[1] == "webhooks" and len(parts) > 3))
+
+
 def make_middleware(ctx: RestContext) -> Any:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -125,7 +131,7 @@ async def _serve(
 ) -> web.StreamResponse:
     frozen = ctx.credentials.catches(request)
     authorised = request.headers.get("Authorization") == f"Bot {ctx.credentials.token}"
-    if not (frozen or authorised or record.path.startswith(_NO_AUTH)):
+    if needs_bot_token(record.path) and not (frozen or authorised):
         raise DiscordError(401, 0, "401: Unauthorized")
     body = await read_body(request)
     request[BODY] = body

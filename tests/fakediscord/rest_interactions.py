@@ -62,17 +62,14 @@ class InteractionRoutes:
         self.state = ctx.state
 
     def routes(self) -> RouteTable:
+        """The callback and ``@original``; the routes the interaction webhook shares with channel
+        webhooks (a follow-up, a follow-up by id) are dispatched by ``rest_webhooks.py``."""
         original = WEBHOOK + "/messages/@original"
-        one = WEBHOOK + "/messages/{message_id}"
         return [
             ("POST", CALLBACK, self.callback),
-            ("POST", WEBHOOK, self.followup),
             ("GET", original, self.get_message),
             ("PATCH", original, self.edit_message),
             ("DELETE", original, self.delete_message),
-            ("GET", one, self.get_message),
-            ("PATCH", one, self.edit_message),
-            ("DELETE", one, self.delete_message),
         ]
 
     # -- the callback -------------------------------------------------------------------------

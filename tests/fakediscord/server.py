@@ -29,6 +29,7 @@ from tests.fakediscord.ratelimits import Override, RateLimits, RateLimitStats
 from tests.fakediscord.rest import STATE, CoreRoutes, RestContext, make_middleware, not_implemented
 from tests.fakediscord.rest_interactions import InteractionRoutes
 from tests.fakediscord.rest_messages import MessageRoutes
+from tests.fakediscord.rest_webhooks import WebhookRoutes
 from tests.fakediscord.state import FakeState, RequestRecord
 from tests.fakediscord.stats import RequestStats
 
@@ -80,7 +81,13 @@ class FakeDiscord(Actions):
         app[STATE] = self.state
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/resume", self.gateway.handle)
-        modules = (CoreRoutes(self.ctx), MessageRoutes(self.ctx), InteractionRoutes(self.ctx))
+        interactions = InteractionRoutes(self.ctx)  # before WebhookRoutes: ``@original`` first
+        modules = (
+            CoreRoutes(self.ctx),
+            MessageRoutes(self.ctx),
+            interactions,
+            WebhookRoutes(self.ctx, interactions),
+        )
         for module in modules:
             for method, path, handler in module.routes():
                 app.router.add_route(method, API_PREFIX + path, handler)

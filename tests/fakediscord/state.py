@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.fakediscord.mentions import resolve
 from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import (
     DEFAULT_PERMISSIONS,
@@ -23,6 +25,7 @@ from tests.fakediscord.models import (
     Snowflakes,
 )
 from tests.fakediscord.openapi import Violation
+from tests.fakediscord.webhooks import FakeWebhook
 
 if TYPE_CHECKING:
     from tests.fakediscord.interactions import InteractionHandle
@@ -64,6 +67,7 @@ class FakeState:
         self.messages: dict[int, FakeMessage] = {}
         self.files: dict[int, bytes] = {}  # attachment id -> the uploaded bytes
         self.dm_channels: dict[int, FakeChannel] = {}
+        self.webhooks: dict[int, FakeWebhook] = {}  # channel webhooks that were not deleted
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -117,6 +121,35 @@ class FakeState:
             self.channels[channel.id] = channel
         return self.dm_channels[user.id]
 
+    # -- webhooks ----------------------------------------------------------------------------
+    def add_webhook(
+        self,
+        channel: FakeChannel,
+        name: str,
+        *,
+        creator: FakeUser,
+        application_id: int | None,
+        avatar: str | None = None,
+    ) -> FakeWebhook:
+        token = secrets.token_urlsafe(51)  # 68 characters, as Discord's
+        hook = FakeWebhook(self.snowflake(), token, channel, name, creator, application_id, avatar)
+        self.webhooks[hook.id] = hook
+        self._webhooks_update(channel)
+        return hook
+
+    def delete_webhook(self, hook: FakeWebhook) -> None:
+        del self.webhooks[hook.id]
+        self._webhooks_update(hook.channel)
+
+    def channel_webhooks(self, channel: FakeChannel) -> list[FakeWebhook]:
+        return [hook for hook in self.webhooks.values() if hook.channel is channel]
+
+    def _webhooks_update(self, channel: FakeChannel) -> None:
+        self.emit(
+            "WEBHOOKS_UPDATE", {"guild_id": str(channel.guild_id), "channel_id": str(channel.id)}
+        )
+        self.notify()
+
     # -- messages ----------------------------------------------------------------------------
     def create_message(
         self,
@@ -129,6 +162,7 @@ class FakeState:
     ) -> FakeMessage:
         message = FakeMessage(self.snowflake(), channel, author or self.bot_user, **extra)
         message.apply(body, edit=False)
+        self._mention(message, body)
         if ephemeral_to is not None and message.ephemeral:
             message.ephemeral_to = ephemeral_to
         channel.history.append(message)
@@ -152,6 +186,8 @@ class FakeState:
 
     def edit_message(self, message: FakeMessage, body: dict[str, Any]) -> FakeMessage:
         message.apply(body, edit=True)
+        if "content" in body or "allowed_mentions" in body:
+            self._mention(message, body)
         if message.ephemeral_to is None:
             self.emit_message("MESSAGE_UPDATE", message)
         self.notify()
@@ -165,6 +201,22 @@ class FakeState:
                 data["guild_id"] = str(message.channel.guild_id)
             self.emit("MESSAGE_DELETE", data)
         self.notify()
+
+    def _mention(self, message: FakeMessage, body: dict[str, Any]) -> None:
+        """Who the message pings, by its content and the body's ``allowed_mentions``."""
+        users = self.users | {self.bot_user.id: self.bot_user}
+        reference = message.message_reference or {}
+        replied = self.messages.get(int(reference.get("message_id") or 0))
+        replied_to = None if replied is None else users.get(replied.author.id)
+        found = resolve(
+            message.content,
+            body.get("allowed_mentions"),
+            users=users,
+            guild=self.guilds.get(message.channel.guild_id or 0),
+            replied_to=None if replied_to is message.author else replied_to,
+        )
+        message.mentions, message.mention_roles = found.users, found.roles
+        message.mention_everyone = found.everyone
 
     def emit_message(self, event: str, message: FakeMessage) -> None:
         data = message.payload()
