@@ -20,9 +20,11 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.i18n import Translator
+from bot.npcs import NpcPlayers
 from bot.services import CharacterService, GuildService, PurseService, TableService
 from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock, Sleeper, wall_clock, wall_sleeper
+from bot.services.npcs import NpcService
 from bot.services.outcomes import TableOutcome
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
@@ -39,6 +41,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.gm",
     "cogs.pegaz",
     "cogs.pazaak",
+    "cogs.npcs",
 )
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0
@@ -111,6 +114,7 @@ class Services:
     tables: TableService
     surfaces: SurfaceService
     challenges: ChallengeService
+    npcs: NpcService
 
     @classmethod
     def build(
@@ -118,13 +122,15 @@ class Services:
     ) -> Services:
         surfaces = SurfaceService(db)
         tables = TableService(db, rng_factory=rng_factory, clock=clock, surfaces=surfaces)
+        npcs = NpcService(db)
         return cls(
             characters=CharacterService(db, clock=clock),
             purses=PurseService(db, clock=clock),
             guilds=GuildService(db, default_language=settings.bot.language),
             tables=tables,
             surfaces=surfaces,
-            challenges=ChallengeService(db, tables, clock=clock),
+            challenges=ChallengeService(db, tables, clock=clock, npcs=npcs),
+            npcs=npcs,
         )
 
 
@@ -210,6 +216,7 @@ class SzulerniaBot(commands.Bot):
         self._services: Services | None = None
         self._restoring: asyncio.Task[None] | None = None
         self._timers: TurnTimers | None = None
+        self._npc_players: NpcPlayers | None = None
         self.in_flight = InFlight()
 
     @property
@@ -247,10 +254,23 @@ class SzulerniaBot(commands.Bot):
             on_outcome=self._tell_outcome,
             on_warning=self._tell_warning,
         )
+        npc = self.settings.npc
+        self._npc_players = NpcPlayers(
+            self._services.tables,
+            self._services.npcs,
+            clock=self.clock,
+            sleeper=self.sleeper,
+            pause=(npc.pause_min, npc.pause_max),
+            rng=self.rng_factory(),
+            on_outcome=self._tell_outcome,
+            on_talk=self._tell_talk,
+        )
+        self._services.tables.watch(self._npc_players.notice)
         self._restoring = asyncio.create_task(self._restore(), name="szulernia-restore")
         for name in self._extensions:  # each game's cog redraws its tables that are behind
             await self.load_extension(name)
         self._timers.start()
+        self._npc_players.start()
         await self.sync_commands()
 
     def _tell_outcome(self, outcome: TableOutcome) -> None:
@@ -258,6 +278,15 @@ class SzulerniaBot(commands.Bot):
 
     def _tell_warning(self, table_id: int, version: int) -> None:
         self.dispatch("turn_warning", table_id, version)
+
+    def _tell_talk(self, table_id: int, player: int, moment: str) -> None:
+        self.dispatch("npc_talk", table_id, player, moment)
+
+    @property
+    def npc_players(self) -> NpcPlayers:
+        if self._npc_players is None:
+            raise RuntimeError("the NPC players are built in setup_hook")
+        return self._npc_players
 
     async def _restore(self) -> None:
         """Keep every open table in memory, beside the first clicks: READY does not wait for it
@@ -283,6 +312,8 @@ class SzulerniaBot(commands.Bot):
                 await self._restoring
         if self._timers is not None:
             await self._timers.stop()
+        if self._npc_players is not None:
+            await self._npc_players.stop()
         await asyncio.sleep(DRAIN_SECONDS)  # let the handlers already scheduled join
         await self.in_flight.finish(SHUTDOWN_GRACE)
         await super().close()

@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 DEFAULT_CONFIG = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -50,6 +50,20 @@ class BotSettings(_Section):
         return value.upper() if isinstance(value, str) else value
 
 
+class NpcSettings(_Section):
+    """How long a computer-played NPC pauses before it acts: a uniform time in this range
+    (times the personality's own pace), so it plays like a person, not a machine."""
+
+    pause_min: Annotated[float, Field(ge=0, le=60)] = 1.5
+    pause_max: Annotated[float, Field(ge=0, le=120)] = 4.0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> NpcSettings:
+        if self.pause_max < self.pause_min:
+            raise ValueError("pause_max must be at least pause_min")
+        return self
+
+
 class DiscordSettings(_Section):
     api_base: str = DISCORD_API_BASE
     gateway_url: str = DISCORD_GATEWAY_URL
@@ -72,6 +86,7 @@ class DiscordSettings(_Section):
 class Settings(_Section):
     database: DatabaseSettings = DatabaseSettings()
     bot: BotSettings = BotSettings()
+    npc: NpcSettings = NpcSettings()
     discord: DiscordSettings = DiscordSettings()
     token: str | None = Field(default=None, exclude=True, repr=False)
 

@@ -16,11 +16,10 @@ fires a timeout by moving its time forward, with no waiting).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 
+from bot.loop import Loop
 from bot.services.clock import Clock, Sleeper
 from bot.services.outcomes import TableOutcome
 from bot.services.tables import TableService
@@ -33,7 +32,9 @@ RETRY_MS = 5_000  # after a failed timeout: try again, without spinning on it
 LOOK_MS = 15_000  # with deadlines pending, look at least this often (other tables' warnings)
 
 
-class TurnTimers:
+class TurnTimers(Loop):
+    NAME = "szulernia-turn-timers"
+
     def __init__(
         self,
         tables: TableService,
@@ -43,48 +44,15 @@ class TurnTimers:
         on_outcome: Callable[[TableOutcome], None],
         on_warning: Callable[[int, int], None],
     ) -> None:
+        super().__init__(sleeper)
         self._tables = tables
         self._clock = clock
-        self._sleeper = sleeper
         self._on_outcome = on_outcome
         self._on_warning = on_warning
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self._warned: set[tuple[int, int]] = set()
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="szulernia-turn-timers")
-
-    @property
-    def task(self) -> asyncio.Task[None] | None:
-        """The running loop (None when stopped)."""
-        return self._task
-
-    def poke(self) -> None:
-        self._wake.set()
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            # Python 3.11's wait_for may swallow a cancel that races a poke: the loop also ends
-            # when it sees that it is no longer the task to run.
-            self._wake.set()
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _run(self) -> None:
-        while self._task is asyncio.current_task():
-            try:
-                delay_ms = await self._tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the turn timers failed; trying again shortly")
-                delay_ms = RETRY_MS
-            self._wake.clear()
-            await self._sleeper.sleep(max(delay_ms, 10) / 1000, wake=self._wake)
+    async def tick(self) -> float:
+        return await self._tick() / 1000
 
     async def _tick(self) -> int:
         """Fire what is due, warn what is near; return how long to sleep (ms)."""

@@ -28,8 +28,10 @@ GM_COMMANDS = {
     "pegaz seat",
     "pazaak grant",
     "pazaak take",
+    "npc takeover",
+    "npc handback",
 }
-GUILD_GROUPS = {"character", "purse", "gm", "settings", "table"}
+GUILD_GROUPS = {"character", "purse", "gm", "settings", "table", "npc"}
 
 
 def test_exactly_the_gm_commands_carry_a_check(harness: BotHarness) -> None:
@@ -64,6 +66,8 @@ async def test_a_non_gm_is_refused_every_gm_command_as_before(
         ("pegaz seat", {"npc": "Grimbold"}),
         ("pazaak grant", {"character": "Greta", "cards": "+3"}),
         ("pazaak take", {"character": "Greta", "cards": "+3"}),
+        ("npc takeover", {"npc": "Grimbold"}),
+        ("npc handback", {"npc": "Grimbold"}),
     ]
     assert {command for command, _ in attempts} == GM_COMMANDS
     for command, options in attempts:

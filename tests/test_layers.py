@@ -26,13 +26,24 @@ ALLOWED: dict[str, frozenset[str]] = {
     "bot.services": frozenset({"bot.services", "bot.rules", "bot.storage"}),
     "bot.render": frozenset({"bot.render", "bot.rules", "bot.i18n"}),
     "bot.ai": frozenset({"bot.ai", "bot.rules"}),
-    "bot.timers": frozenset({"bot.timers", "bot.services"}),
+    "bot.loop": frozenset({"bot.loop", "bot.services"}),
+    "bot.timers": frozenset({"bot.timers", "bot.loop", "bot.services"}),
+    "bot.npcs": frozenset({"bot.npcs", "bot.loop", "bot.services", "bot.ai", "bot.rules"}),
     "bot.app": frozenset({"bot", "cogs"}),
     "bot.__main__": frozenset(
         {"bot.__main__", "bot.app", "bot.config", "bot.endpoints", "bot.storage"}
     ),
     "cogs": frozenset(
-        {"cogs", "bot.services", "bot.rules", "bot.render", "bot.i18n", "bot.timers", "bot.app"}
+        {
+            "cogs",
+            "bot.services",
+            "bot.rules",
+            "bot.render",
+            "bot.i18n",
+            "bot.timers",
+            "bot.ai",
+            "bot.app",
+        }
     ),
 }
 TYPE_ONLY = {"cogs": frozenset({"bot.app"})}
@@ -41,6 +52,7 @@ TYPE_ONLY = {"cogs": frozenset({"bot.app"})}
 # Libraries a layer must not import (the top-level name).
 FORBIDDEN_LIBRARIES: dict[str, frozenset[str]] = {
     "bot.rules": frozenset({"discord", "aiosqlite", "sqlite3", "asyncio", "aiohttp"}),
+    "bot.ai": frozenset({"discord", "aiosqlite", "sqlite3", "asyncio", "aiohttp"}),
     "bot.storage": frozenset({"discord", "aiohttp"}),
     "bot.services": frozenset({"discord", "aiohttp", "aiosqlite", "sqlite3"}),
 }

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from bot.services.clock import Clock, wall_clock
 from bot.services.errors import ChallengeAnswered, ChallengeExpired, UnknownChallenge
+from bot.services.npcs import NpcService
 from bot.services.outcomes import TableOutcome
 from bot.services.tables import Start, TableService
-from bot.storage import challenges
+from bot.storage import challenges, npcs
 from bot.storage.challenges import ChallengeRow, ChallengeStatus
 from bot.storage.db import Database, Tx
 
@@ -22,10 +23,18 @@ def table_key(challenge_id: int) -> str:
 
 
 class ChallengeService:
-    def __init__(self, db: Database, tables: TableService, *, clock: Clock = wall_clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        tables: TableService,
+        *,
+        clock: Clock = wall_clock,
+        npcs: NpcService | None = None,
+    ) -> None:
         self._db = db
         self._tables = tables
         self._clock = clock
+        self._npcs = npcs
 
     async def create(
         self,
@@ -38,9 +47,11 @@ class ChallengeService:
         settings: str,
         seconds: int,
         referee: int | None = None,
+        personality: str | None = None,
     ) -> ChallengeRow:
         """A pending challenge that expires after ``seconds``; nothing is held yet. ``referee``:
-        the GM who referees a match with skills (the table it opens is theirs)."""
+        the GM who referees a match with skills (the table it opens is theirs). ``personality``:
+        the challenger is an NPC the bot plays, as this personality."""
         async with self._db.transaction() as tx:
             challenge_id = await challenges.insert(
                 tx,
@@ -52,6 +63,7 @@ class ChallengeService:
                 settings=settings,
                 expires_at=self._clock() + seconds * 1000,
                 referee=referee,
+                personality=personality,
             )
             return await self._get(tx, challenge_id)
 
@@ -80,8 +92,10 @@ class ChallengeService:
         async def claim(tx: Tx, table_id: int) -> None:
             if not await challenges.answer(tx, challenge_id, "accepted", self._clock(), table_id):
                 raise ChallengeAnswered(status="answered")
+            if row.personality is not None:  # the bot plays the challenger from the first step
+                await npcs.put(tx, table_id, row.challenger, row.personality)
 
-        return await self._tables.create(
+        outcome = await self._tables.create(
             GAME,
             start,
             guild_id=row.guild_id,
@@ -91,6 +105,9 @@ class ChallengeService:
             key=table_key(challenge_id),
             claim=claim,
         )
+        if self._npcs is not None and row.personality is not None:
+            self._npcs.forget(outcome.table_id)
+        return outcome
 
     async def answer(self, challenge_id: int, status: ChallengeStatus) -> ChallengeRow:
         """Decline or withdraw a pending challenge (an expired one becomes ``expired``)."""

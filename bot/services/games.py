@@ -63,8 +63,8 @@ def _pazaak_timer(state: pazaak.PazaakState) -> Timer | None:
     player = state.current_player
     if player is None:
         return None
-    drawn = sum(1 for card in state.players[state.turn].table if card.side is None)
-    turn = (state.set_number, state.turn, drawn)  # every turn draws one card
+    drawn = sum(1 for card in state.players[state.turn_seat].table if card.side is None)
+    turn = (state.set_number, state.turn_seat, drawn)  # every turn draws one card
     return Timer(state.settings.turn_timeout, (pazaak.Timeout(player),), turn)
 
 

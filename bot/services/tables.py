@@ -76,6 +76,12 @@ class TableService(TableReads):
         """The tables stepped during each restore in flight (see :meth:`restore`)."""
         self._recent: dict[int, tuple[int, tuple[Any, ...]]] = {}
         """Per table, its newest step's version and events (the publisher's next pass)."""
+        self._watchers: list[Callable[[TableView], None]] = []
+
+    def watch(self, watcher: Callable[[TableView], None]) -> None:
+        """Call ``watcher`` with the table after every step saved (by anyone: a click, a timer,
+        an NPC), at once and without awaiting: it must only note the table, not act on it."""
+        self._watchers.append(watcher)
 
     # --- the actions ----------------------------------------------------------------------------
 
@@ -296,6 +302,10 @@ class TableService(TableReads):
             self._locks.pop(live.id, None)  # a closed table takes no more steps
         else:
             self._cache[live.id] = live
+        if self._watchers:
+            table = view_of(live)
+            for watcher in self._watchers:
+                watcher(table)
 
     async def _step(
         self,

@@ -16,7 +16,7 @@ ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expir
 
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, challenger, opponent, created_by, settings, "
-    "expires_at, status, table_id, answered_at, drawn, referee"
+    "expires_at, status, table_id, answered_at, drawn, referee, personality"
 )
 
 
@@ -38,11 +38,13 @@ class ChallengeRow:
     drawn: bool
     referee: int | None = None
     """With the ``skills`` option: the user id of the GM who referees the match."""
+    personality: str | None = None
+    """The personality of a challenging NPC the bot plays (None: its GM plays it)."""
 
 
 def _row(row: Row) -> ChallengeRow:
     values = list(row)
-    values[-2] = bool(values[-2])
+    values[-3] = bool(values[-3])
     return ChallengeRow(*values)
 
 
@@ -57,11 +59,22 @@ async def insert(
     settings: str,
     expires_at: int,
     referee: int | None = None,
+    personality: str | None = None,
 ) -> int:
     return await tx.insert(
         "INSERT INTO challenges (guild_id, channel_id, challenger, opponent, created_by, "
-        "settings, expires_at, referee) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, challenger, opponent, created_by, settings, expires_at, referee),
+        "settings, expires_at, referee, personality) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            challenger,
+            opponent,
+            created_by,
+            settings,
+            expires_at,
+            referee,
+            personality,
+        ),
     )
 
 

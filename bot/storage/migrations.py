@@ -234,7 +234,21 @@ _V5 = (
     "ALTER TABLE challenges ADD COLUMN referee INTEGER",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = (
+    # Computer-played NPCs: a seat the bot plays, with the personality the GM chose, until the
+    # GM takes it over (``computer = 0``) or hands it back. A Pazaak challenge keeps the
+    # personality of its challenging NPC until it is accepted.
+    """CREATE TABLE table_npcs (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        player INTEGER NOT NULL REFERENCES characters (id),
+        personality TEXT NOT NULL,
+        computer INTEGER NOT NULL DEFAULT 1 CHECK (computer IN (0, 1)),
+        PRIMARY KEY (table_id, player)
+    ) WITHOUT ROWID""",
+    "ALTER TABLE challenges ADD COLUMN personality TEXT",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST = len(MIGRATIONS)
 
 

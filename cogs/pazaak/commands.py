@@ -31,6 +31,7 @@ from cogs.common import (
     my_names,
     own_names,
 )
+from cogs.npcs import PERSONALITY_MAX, choices_for, known_personality
 from cogs.pazaak.challenge import CHALLENGE_SECONDS, ChallengeActs, selection
 from cogs.pazaak.deck import DeckModal
 from cogs.pazaak.moves import MatchActs
@@ -106,6 +107,7 @@ class Pazaak(
         detection="With skills: modifier to the detection tests (-100 to 100, default 0).",
         cheat_ruling="With skills: a caught cheater forfeits, or the GM rules",
         referee="With skills: the GM told of every swap and who rules (default: you, if a GM).",
+        personality="GM, for your NPC: the bot plays it, as this gambler (default: you play it).",
     )
     @app_commands.choices(
         main_deck=[
@@ -121,7 +123,9 @@ class Pazaak(
             app_commands.Choice(name="the GM rules", value="gm"),
         ],
     )
-    @app_commands.autocomplete(opponent=all_names, character=own_names)
+    @app_commands.autocomplete(
+        opponent=all_names, character=own_names, personality=choices_for(pazaak.GAME)
+    )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -137,6 +141,7 @@ class Pazaak(
         detection: app_commands.Range[int, -100, 100] = 0,
         cheat_ruling: str = "forfeit",
         referee: discord.Member | None = None,
+        personality: app_commands.Range[str, 1, PERSONALITY_MAX] | None = None,
     ) -> None:
         # Acknowledge first: the checks below read the database. The challenge is public, so
         # is the deferral; a refusal deletes it and follows up ephemerally instead.
@@ -158,6 +163,7 @@ class Pazaak(
                     "cheat_ruling": "gm" if cheat_ruling == "gm" else "forfeit",
                 },
                 referee,
+                personality,
             )
         except Exception:
             with contextlib.suppress(discord.HTTPException):
@@ -179,6 +185,7 @@ class Pazaak(
         character: str | None,
         options: dict[str, Any],
         referee: discord.Member | None,
+        personality: str | None = None,
     ) -> tuple[ChallengeRow, str, Character]:
         """Check and save the challenge (``options``: the match settings but the wager); its
         row, its text and the opponent. With skills, the table needs a GM as its referee (told
@@ -199,6 +206,11 @@ class Pazaak(
             )
         settings = pazaak.PazaakSettings.parse({"wager": amount, **options})
         judge = await self._referee(interaction, referee) if settings.skills else None
+        gambler = None
+        if personality is not None:  # a GM's NPC the bot plays
+            if not me.is_npc or not await is_gm(interaction):
+                raise Refused("npc_personality_needs_npc")
+            gambler = known_personality(personality, pazaak.GAME)
         await selection(self.bot, me, kotor2_cards=settings.kotor2_cards)
         assert interaction.channel_id is not None
         row = await services.challenges.create(
@@ -210,6 +222,7 @@ class Pazaak(
             settings=settings.model_dump_json(),
             seconds=CHALLENGE_SECONDS,
             referee=judge,
+            personality=gambler,
         )
         text = pazaak_text.challenge(
             lang,

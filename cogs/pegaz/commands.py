@@ -31,6 +31,7 @@ from cogs.common import (
     my_npcs,
 )
 from cogs.kit.cog import TableKit
+from cogs.npcs import PERSONALITY_MAX, choices_for, known_personality
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import PegazScene, mentions
 from cogs.pegaz.seating import Seating
@@ -174,20 +175,29 @@ class Pegaz(
     @app_commands.describe(
         npc="The NPC to seat (its hand comes to you by DM)",
         table="The table's number (needed when this channel has several)",
+        personality="The bot plays the NPC, as this gambler (default: you play it)",
     )
-    @app_commands.autocomplete(npc=my_npcs)
+    @app_commands.autocomplete(npc=my_npcs, personality=choices_for(pegaz.GAME))
     @gm_only()
     async def seat(
         self,
         interaction: discord.Interaction[Any],
         npc: CharacterName,
         table: TableNumber | None = None,
+        personality: app_commands.Range[str, 1, PERSONALITY_MAX] | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        who = await bot_of(interaction).services.characters.by_name(guild_id_of(interaction), npc)
+        services = bot_of(interaction).services
+        who = await services.characters.by_name(guild_id_of(interaction), npc)
         if not who.is_npc:
             raise Refused("pegaz_not_npc", name=who.name)
-        text = await self.sit(interaction, await _table_id(interaction, table), who)
+        gambler = known_personality(personality, pegaz.GAME) if personality else None
+        table_id = await _table_id(interaction, table)
+        text = await self.sit(interaction, table_id, who)
+        if gambler is not None:  # seated first: a crash in between leaves it the GM's to play
+            await services.npcs.seat(table_id, who.id, gambler)
+            self.bot.npc_players.notice(await services.tables.get(table_id))
+            self.bot.dispatch("npc_talk", table_id, who.id, "seated")
         await answer(interaction, text)
 
     @app_commands.command(name="odds", description="A hand's exact chance to beat a random hand.")

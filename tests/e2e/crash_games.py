@@ -104,7 +104,7 @@ def pazaak_choice(state: PazaakState) -> tuple[str, int, int | None]:
     Play a card that saves a bust, or one that brings 14+ to 18..20; stand at 17+ (Bastila at
     16 to 18 by the set: with the test's seeded dealer every set is dealt alike, and two fixed
     policies could tie forever), or when ahead of a standing opponent; else end the turn."""
-    me, other = state.players[state.turn], state.players[1 - state.turn]
+    me, other = state.players[state.turn_seat], state.players[1 - state.turn_seat]
     total = me.total
     if not me.played_card_this_turn:
         best: tuple[int, int, int | None] | None = None
@@ -116,7 +116,7 @@ def pazaak_choice(state: PazaakState) -> tuple[str, int, int | None]:
                     best = found if best is None or found > best else best
         if best is not None:
             return "card", best[1], best[2]
-    enough = 17 if state.turn == 0 else 16 + state.set_number % 3
+    enough = 17 if state.turn_seat == 0 else 16 + state.set_number % 3
     if total >= enough or (other.standing and total > other.total):
         return "stand", 0, None
     return "end", 0, None

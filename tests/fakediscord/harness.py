@@ -153,8 +153,10 @@ class BotHarness:
             cause = self._task.exception() if self._task in done else None
             await self.stop()
             raise RuntimeError(f"the bot did not become ready within {READY_TIMEOUT}s") from cause
-        if bot.timers.task is not None:  # its first look at the deadlines, before any advance
-            self.clock.watch(bot.timers.task)
+        loops = [loop.task for loop in (bot.timers, bot.npc_players) if loop.task is not None]
+        for task in loops:  # their first look (deadlines, computer seats), before any advance
+            self.clock.watch(task)
+        if loops:
             await self.clock.idle()
         self.startup_seconds.append(time.perf_counter() - began)  # to READY
         if wait_restore:  # deterministic tests: every open table kept, as before any click

@@ -237,12 +237,16 @@ def test_plus_minus_one_or_two() -> None:
     assert values(state, A) == (5, -2)
 
 
-def test_fixed_cards_take_no_value_or_their_own() -> None:
-    state = rigged((5,), "+3 -4 +1 +2")
-    assert values(play(state, PlayCard(A, 0, 3))[0], A) == (5, 3)
+def test_fixed_cards_take_no_value_not_even_their_own() -> None:
+    """One spelling per play: ``PlayCard(p, i, 3)`` for a +3 would be a second one."""
+    state = rigged((5,), "+3 -4 D F24")
+    assert values(play(state, PlayCard(A, 0))[0], A) == (5, 3)
     assert values(play(state, PlayCard(A, 1))[0], A) == (5, -4)
-    with pytest.raises(pz.IllegalCardValue):
-        apply(state, PlayCard(A, 1, 4), random.Random(0))
+    for index, own in ((0, 3), (1, -4), (2, 5), (3, 0), (1, 4)):
+        with pytest.raises(pz.IllegalCardValue):
+            apply(state, PlayCard(A, index, own), random.Random(0))
+    offered = [a for a in pz.legal_actions(state) if isinstance(a, PlayCard)]
+    assert offered == [PlayCard(A, index) for index in range(4)]
 
 
 def test_one_hand_card_per_turn() -> None:

@@ -299,6 +299,29 @@ def test_a_view_shows_ones_own_hand_and_both_tables() -> None:
         pz.view(state, 99)
 
 
+def test_a_view_shows_the_settings_and_the_cards_played_this_match() -> None:
+    state = rigged((5, 6), "+1 +2 +3 +4", "T D F24 ±1/2", nine_card_win=False)
+    state, _ = play(state, PlayCard(A, 1), EndTurn(A))
+    theirs = pz.view(state, B)
+    assert theirs.settings == state.settings and not theirs.settings.nine_card_win
+    assert theirs.seats[0].played == cards("+2") and theirs.seats[1].played == ()
+    assert not theirs.seats[1].played_card_this_turn
+    assert theirs.side_deck == cards("+3 +4 +5")  # B's selection less the hand, each kind once
+    assert not (theirs.may_redraw or theirs.may_swap)  # skills off
+
+
+def test_the_unseen_pool_is_the_pool_less_both_tables_as_drawn() -> None:
+    # A draws 4 and 2 and plays a flip: the table counts -4 and -2, but a 4 and a 2 were drawn.
+    state = rigged((4, 7, 2), "F24 +1 +2 +3")
+    state, _ = play(state, EndTurn(A), EndTurn(B), PlayCard(A, 0))
+    assert [c.value for c in seat(state, A).table] == [-4, -2, 0]
+    seen = pz.view(state, B)
+    left = pz.unseen_pool(seen)
+    assert left == tuple(Counter(state.pool)[v] for v in range(1, 11))
+    assert (left[1], left[3], left[6], left[0]) == (7, 7, 7, 8) and sum(left) == seen.pool_left
+    assert pz.unseen_pool(pz.view(rigged((4,), main_deck="infinite"), A)) == (1,) * 10
+
+
 def test_legal_actions_list_every_value_and_all_apply() -> None:
     state = rigged((5,), "±3 D T +2")
     expected: list[pz.Action] = [

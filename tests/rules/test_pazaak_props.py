@@ -71,7 +71,7 @@ def refused(
 
 
 def try_illegal_actions(state: PazaakState, rng: random.Random) -> None:
-    turn = state.turn
+    turn = state.turn_seat
     me, other = state.players[turn], state.players[1 - turn]
     out_of_turn = pz.AlreadyStanding if other.standing else NotYourTurn
     for action in (EndTurn(other.id), Stand(other.id), PlayCard(other.id, 0, 1)):
@@ -86,6 +86,9 @@ def try_illegal_actions(state: PazaakState, rng: random.Random) -> None:
         refused(state, PlayCard(me.id, index, 11), pz.IllegalCardValue, rng)  # no card counts 11
         if len(side.values) > 1:
             refused(state, PlayCard(me.id, index, None), pz.IllegalCardValue, rng)
+        else:  # one spelling per play: None, never the card's own value
+            own = pz.play_terms(state, PlayCard(me.id, index))[1]
+            refused(state, PlayCard(me.id, index, own), pz.IllegalCardValue, rng)
         if side.kind == "double":
             bare = dataclasses.replace(me, table=())
             players = (bare, other) if turn == 0 else (other, bare)
@@ -100,11 +103,13 @@ def check_invariants(state: PazaakState) -> None:
         assert not Counter(player.hand) - Counter(player.selection)
         if player.standing and not pz.is_over(state):
             assert player.total <= 20
+    unseen = pz.unseen_pool(pz.view(state, None))  # from public information only
     if rules.main_deck == "pool":
         drawn = [c.chosen for p in state.players for c in p.table if c.side is None]
         assert Counter(state.pool) + Counter(drawn) == Counter(MAIN_POOL)
+        assert unseen == tuple(Counter(state.pool)[value] for value in range(1, 11))
     else:
-        assert state.pool == ()
+        assert state.pool == () and unseen == (1,) * 10
 
 
 def choose(state: PazaakState, policy: random.Random) -> pz.Action:

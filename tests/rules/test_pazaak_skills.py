@@ -174,6 +174,23 @@ def test_the_side_deck_is_the_selection_less_the_hand_and_the_played_cards() -> 
     assert swaps == [Swap(A, i, c) for i in range(3) for c in cards("+5 -1 -2 -3 ±1 T")]
 
 
+def test_a_view_tells_its_viewer_the_skills_and_side_deck_and_nobody_else() -> None:
+    state = skilled(b=Traits(luck=True, gamble=True))
+    mine, theirs, nobody = pz.view(state, A), pz.view(state, B), pz.view(state, None)
+    assert (mine.may_redraw, mine.may_swap) == (True, True)
+    assert mine.side_deck == pz.swap_choices(state, A) == cards("+5 -1 -2 -3 ±1 T")
+    assert (theirs.may_redraw, theirs.may_swap) == (False, False)  # not B's turn
+    assert (nobody.side_deck, nobody.may_redraw, nobody.may_swap) == ((), False, False)
+    state, _ = play(state, PlayCard(A, 2))  # A plays +3: no redraw, no swap any more
+    mine = pz.view(state, A)
+    assert (mine.may_redraw, mine.may_swap) == (False, False)
+    assert mine.side_deck == cards("+5 -1 -2 -3 ±1 T")
+    assert mine.seats[0].played_card_this_turn and mine.seats[0].played == cards("+3")
+    assert pz.view(state, B).seats[0].played == cards("+3")  # played cards are public
+    state, _ = play(state, EndTurn(A), Redraw(B))
+    assert [s.redrew for s in pz.view(state, A).seats] == [False, True]  # announced
+
+
 def test_no_swap_once_the_hand_is_played_out() -> None:
     # B stands on 1; A plays one hand card a turn, on a pool of ones, until the hand is empty.
     state = skilled((1, 1, 1, 1, 1, 1))

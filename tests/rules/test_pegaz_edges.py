@@ -212,9 +212,9 @@ def _match() -> tuple[pazaak.PazaakState, int]:
 @given(bad_numbers)
 def test_pazaak_refuses_values_that_are_not_whole_numbers(x: Any) -> None:
     state, player = _match()
-    card = state.players[state.turn].hand[0]
+    card = state.players[state.turn_seat].hand[0]
     value = card.values[0]
-    pazaak.apply(state, pazaak.PlayCard(player, 0, value), random.Random(1))
+    pazaak.apply(state, pazaak.PlayCard(player, 0), random.Random(1))
     for bad in (
         pazaak.PlayCard(player, 0, x),
         pazaak.PlayCard(player, x, value),
@@ -229,7 +229,7 @@ def test_pazaak_refuses_values_that_are_not_whole_numbers(x: Any) -> None:
 
 def test_pazaak_card_value_two_point_oh_is_refused() -> None:
     state, player = _match()
-    value = state.players[state.turn].hand[0].values[0]
+    value = state.players[state.turn_seat].hand[0].values[0]
     with pytest.raises(InvalidValue) as info:
         pazaak.apply(state, pazaak.PlayCard(player, 0, float(value)), random.Random(1))  # type: ignore[arg-type]
     assert info.value.params == {"field": "value"}
@@ -305,7 +305,7 @@ def test_a_version_1_table_goes_on_by_version_1_rules() -> None:
     g.do(pz.Start(1), random.Random(5))
     old = g.seat(1).hand
     assert pz.exchangeable(g.state) == 3
-    evs = g.do(pz.Exchange(1, (0, 1)), random.Random(5))  # as played then: own cards back
+    evs = g.do(pz.Exchange(1, (0, 1), 12), random.Random(5))  # as played then: own cards back
     assert [e.kind for e in evs] == ["exchanged", "reshuffled", "drew", "turn"]
     assert Counter(g.seat(1).hand) == Counter(old)
     assert pz.replay(pz.load_events(pz.dump_events(g.events))) == g.state
@@ -330,7 +330,7 @@ def test_a_moved_card_is_discarded_as_dealt() -> None:
     assert (g.seat(1).hand, g.seat(2).hand, g.seat(3).hand) == ((1, 1, 1), (1, 2, 2), (2, 2, 3))
     g.do(pz.Modify(1, ((0, -1),)))  # a Snake shown as a Pegasus
     assert g.seat(1).hand == (6, 1, 1) and g.seat(1).dealt == (1, 1, 1)
-    g.do(pz.Exchange(1, (0,)), Script([0]))  # gives up the "Pegasus": a Snake is discarded
+    g.do(pz.Exchange(1, (0,), 12), Script([0]))  # gives up the "Pegasus": a Snake is discarded
     assert g.state.discard == (1, 0, 0, 0, 0, 0)
     g.do(pz.Keep(1))
     g.do(pz.Fold(2))

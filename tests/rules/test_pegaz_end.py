@@ -26,7 +26,7 @@ from tests.rules.pegaz_script import Game, P, Script, faces, rolls, transfers
 
 def two_rounds(g: Game, players: list[int]) -> None:
     for p in players:
-        g.do(pz.Exchange(p, ()))
+        g.do(pz.Exchange(p, (), g.state.stake))
 
 
 def test_checks_only_from_round_two_and_the_weaker_hand_goes_out() -> None:
@@ -55,7 +55,7 @@ def test_check_tie_puts_both_out_and_splits_with_the_odd_penny_to_the_earlier_se
     g = Game(pz.PegazSettings(), [P(1), P(2)])
     g.start((5, 1, 3), (3, 5, 1))
     g.do(pz.Exchange(1, (), 13))
-    g.do(pz.Exchange(2, ()))
+    g.do(pz.Exchange(2, (), g.state.stake))
     assert g.state.pot == 24 + 13 + 13
     evs = g.do(pz.Check(1, 2))
     assert evs[0].out == (1, 2)  # type: ignore[union-attr]
@@ -70,8 +70,8 @@ def test_a_tie_is_shared_only_by_the_last_two() -> None:
     g = Game(pz.PegazSettings(), [P(1), P(2), P(3)])
     g.start((1, 2, 3), (4, 4, 1), (1, 4, 4))
     g.do(pz.Fold(1))
-    g.do(pz.Exchange(2, ()))
-    g.do(pz.Exchange(3, ()))
+    g.do(pz.Exchange(2, (), g.state.stake))
+    g.do(pz.Exchange(3, (), g.state.stake))
     evs = g.do(pz.Check(2, 3))
     assert evs[-1] == pz.GameEnded((2, 3), (48, 48))
 
@@ -94,7 +94,7 @@ def test_the_check_phase_after_the_last_exchange_round() -> None:
     g.start((1, 2, 4), (1, 2, 3), (6, 6, 6))
     two_rounds(g, [1, 2, 3])
     assert g.state.phase is pz.Phase.CHECKS
-    g.fails(pz.Exchange(1, ()), WrongPhase)
+    g.fails(pz.Exchange(1, (), g.state.stake), WrongPhase)
     assert {type(a) for a in pz.legal_actions(g.state)} == {pz.Check, pz.Fold}
     g.do(pz.Fold(1))
     g.do(pz.Check(2, 3))
@@ -105,11 +105,11 @@ def test_the_check_phase_after_the_last_exchange_round() -> None:
 def test_unlimited_exchanges_end_after_a_round_without_exchanges() -> None:
     g = Game(pz.PegazSettings.wild(), [P(1), P(2)])
     g.start((1, 2, 4), (1, 2, 3))
-    g.do(pz.Exchange(1, (0,)), Script(faces(1)))
-    g.do(pz.Exchange(2, ()))
+    g.do(pz.Exchange(1, (0,), g.state.stake), Script(faces(1)))
+    g.do(pz.Exchange(2, (), g.state.stake))
     assert g.state.phase is pz.Phase.EXCHANGE and g.state.round == 2
-    g.do(pz.Exchange(1, ()))
-    g.do(pz.Exchange(2, ()))
+    g.do(pz.Exchange(1, (), g.state.stake))
+    g.do(pz.Exchange(2, (), g.state.stake))
     assert g.state.phase is pz.Phase.CHECKS and g.state.round == 3
 
 
@@ -129,8 +129,8 @@ def test_forced_fold_when_the_stake_cannot_be_paid() -> None:
 def test_forced_fold_in_the_check_phase_can_end_the_game() -> None:
     g = Game(pz.PegazSettings(exchanges=1), [P(1, funds=12 + 12 + 35), P(2)])
     g.start((6, 6, 6), (1, 2, 3))
-    g.do(pz.Exchange(1, ()))
-    evs = g.do(pz.Exchange(2, ()))
+    g.do(pz.Exchange(1, (), g.state.stake))
+    evs = g.do(pz.Exchange(2, (), g.state.stake))
     assert evs[1:] == [
         pz.TurnStarted(1, 2, "checks"),
         pz.Folded(1, "cannot_check"),
@@ -142,9 +142,9 @@ def test_forced_fold_in_the_check_phase_can_end_the_game() -> None:
 def test_cannot_check_is_a_forced_fold() -> None:
     g = Game(pz.PegazSettings(exchanges=1), [P(1, funds=12 + 12 + 35), P(2), P(3)])
     g.start((1, 2, 3), (1, 2, 4), (1, 2, 5))
-    evs = g.do(pz.Exchange(1, ()))
-    evs += g.do(pz.Exchange(2, ()))
-    evs += g.do(pz.Exchange(3, ()))
+    evs = g.do(pz.Exchange(1, (), g.state.stake))
+    evs += g.do(pz.Exchange(2, (), g.state.stake))
+    evs += g.do(pz.Exchange(3, (), g.state.stake))
     assert evs[-3:] == [
         pz.TurnStarted(1, 2, "checks"),
         pz.Folded(1, "cannot_check"),
@@ -232,14 +232,14 @@ def test_deck_deals_without_replacement_and_reshuffles_the_discards() -> None:
     assert g.state.deck == (0,) * 6
     # nothing else is left to draw: an exchange could only deal the player's own cards back
     assert pz.exchangeable(g.state) == 0
-    assert g.fails(pz.Exchange(1, (0, 1)), pz.NoCardsToDraw).params == {"left": 0}
+    assert g.fails(pz.Exchange(1, (0, 1), g.state.stake), pz.NoCardsToDraw).params == {"left": 0}
     assert pz.Exchange(1, (0,), 12) not in pz.legal_actions(g.state)
-    g.do(pz.Exchange(1, ()), rng)  # paying the stake and keeping the hand is still allowed
+    g.do(pz.Exchange(1, (), 12), rng)  # paying the stake and keeping the hand is still allowed
     folded = g.seat(2).hand
     g.do(pz.Fold(2), rng)
     assert sum(g.state.discard) == 3 and pz.exchangeable(g.state) == 3
     old = g.seat(3).hand
-    evs = g.do(pz.Exchange(3, (0, 1)), rng)
+    evs = g.do(pz.Exchange(3, (0, 1), g.state.stake), rng)
     assert g.kinds(evs) == ["exchanged", "reshuffled", "drew", "turn"]
     assert evs[1] == pz.Reshuffled(3)  # Bob's folded cards, not the two just given up
     drew = evs[2]
@@ -260,7 +260,7 @@ def test_deck_counts_follow_the_draws() -> None:
     g = Game(pz.PegazSettings(source="deck", die=8), [P(1), P(2)])
     g.do(pz.Start(1), random.Random(1))
     assert sum(g.state.deck) == 32 - 6
-    g.do(pz.Exchange(1, (0, 1, 2)), random.Random(2))
+    g.do(pz.Exchange(1, (0, 1, 2), g.state.stake), random.Random(2))
     assert sum(g.state.deck) == 32 - 9 and sum(g.state.discard) == 3
     counts = [0] * 8
     for s in g.state.seats:
@@ -316,7 +316,7 @@ def test_synced_funds_can_also_shrink_and_are_checked() -> None:
     g = Game(pz.PegazSettings(), [P(1), P(2)])
     g.start((1, 2, 3), (1, 2, 3))
     g.do(pz.SyncFunds(((1, 5),)))  # player 1 paid the coins away at another table
-    g.fails(pz.Exchange(1, ()), InsufficientFunds)
+    g.fails(pz.Exchange(1, (), g.state.stake), InsufficientFunds)
     g.fails(pz.SyncFunds(((9, 5),)), NotSeated)
     g.fails(pz.SyncFunds(((1, -1),)), pz.InvalidPlayer)
     g.do(pz.Fold(1))

@@ -111,7 +111,7 @@ def test_source_payment_example_stake_1gc_raise_to_1_5gc_exchange_two() -> None:
     err = g.fails(pz.Exchange(2, (), 240), pz.IllegalExchange)
     assert err.params == {"reason": "below_stake", "stake": 360}
     assert pz.exchange_price(g.state, 0) == 360
-    g.do(pz.Exchange(2, ()))
+    g.do(pz.Exchange(2, (), g.state.stake))
     assert g.seat(2).paid == 240 + 360
 
 
@@ -137,9 +137,9 @@ def test_raise_limit_and_max_stake() -> None:
 def test_cannot_pay_the_price_of_an_exchange() -> None:
     g = Game(pz.PegazSettings(), [P(1, funds=40), P(2)])
     g.start((1, 2, 3), (1, 2, 3))
-    err = g.fails(pz.Exchange(1, (0, 1)), InsufficientFunds)
+    err = g.fails(pz.Exchange(1, (0, 1), g.state.stake), InsufficientFunds)
     assert err.params == {"needed": 36, "available": 28}
-    g.do(pz.Exchange(1, (0,)), Script(faces(5)))
+    g.do(pz.Exchange(1, (0,), g.state.stake), Script(faces(5)))
 
 
 # --- modifiers ----------------------------------------------------------------------------------
@@ -159,7 +159,7 @@ def test_modifier_step_is_simultaneous_and_wraps() -> None:
     assert g.state.phase is pz.Phase.MODIFIERS
     assert pz.to_act(g.state) == (1, 2)
     assert pz.whose_turn(g.state) is None
-    g.fails(pz.Exchange(1, ()), WrongPhase)
+    g.fails(pz.Exchange(1, (), g.state.stake), WrongPhase)
     g.fails(pz.Keep(3), NotYourTurn)
     # player 2 decides first: 1 - 1 wraps to 6
     g.do(pz.Modify(2, ((0, -1),)))
@@ -219,11 +219,11 @@ def test_after_an_exchange_only_the_new_cards_may_be_modified() -> None:
     g = Game(pz.PegazSettings(), [P(1, luck=True, gamble=True), P(2)])
     g.start((6, 1, 3), (1, 2, 3))
     g.do(pz.Keep(1))
-    evs = g.do(pz.Exchange(1, (2,)), Script(faces(5)))
+    evs = g.do(pz.Exchange(1, (2,), g.state.stake), Script(faces(5)))
     assert g.kinds(evs) == ["exchanged", "drew"]
     assert pz.to_act(g.state) == (1,)
     assert pz.whose_turn(g.state) is None
-    g.fails(pz.Exchange(1, ()), WrongPhase)
+    g.fails(pz.Exchange(1, (), g.state.stake), WrongPhase)
     g.fails(pz.Fold(2), NotYourTurn)
     g.fails(pz.Modify(1, ((0, 1),)), pz.IllegalModifier)
     g.fails(pz.Modify(1, ((2, 1), (1, 1))), pz.IllegalModifier)
@@ -231,8 +231,8 @@ def test_after_an_exchange_only_the_new_cards_may_be_modified() -> None:
     assert g.seat(1).hand == (6, 1, 6)
     assert pz.whose_turn(g.state) == 2
     # exchanging no cards gives no modifier step
-    g.do(pz.Exchange(2, ()))
-    g.do(pz.Exchange(1, ()))
+    g.do(pz.Exchange(2, (), g.state.stake))
+    g.do(pz.Exchange(1, (), g.state.stake))
     assert pz.whose_turn(g.state) == 2
 
 
@@ -278,10 +278,10 @@ def test_only_players_still_in_the_game_watch() -> None:
     g = Game(pz.PegazSettings(), [P(1, luck=True, gamble=True), P(2, perception=100), P(3)])
     g.start((3, 3, 1), (1, 2, 3), (1, 2, 3))
     g.do(pz.Keep(1))
-    g.do(pz.Exchange(1, ()))
+    g.do(pz.Exchange(1, (), g.state.stake))
     g.do(pz.Fold(2))
-    g.do(pz.Exchange(3, ()))
-    g.do(pz.Exchange(1, (0,)), Script(faces(4)))
+    g.do(pz.Exchange(3, (), g.state.stake))
+    g.do(pz.Exchange(1, (0,), g.state.stake), Script(faces(4)))
     evs = g.do(pz.Cheat(1, 0, 2), Script(rolls(100)))  # only player 3 rolls
     det = evs[1]
     assert isinstance(det, pz.Detection)
@@ -310,10 +310,10 @@ def test_gm_ruling_expel_waits_for_the_turn() -> None:
     g = Game(pz.PegazSettings(cheat_ruling="gm"), [P(1, perception=50), P(2, gamble=True), P(3)])
     g.start((5, 3, 1), (1, 2, 3), (1, 2, 3))
     g.do(pz.Keep(2))
-    g.do(pz.Exchange(1, ()))
-    g.do(pz.Exchange(2, (1,)), Script(faces(2)))
+    g.do(pz.Exchange(1, (), g.state.stake))
+    g.do(pz.Exchange(2, (1,), g.state.stake), Script(faces(2)))
     g.do(pz.Cheat(2, 1, 2), Script(rolls(1, 100)))
-    g.fails(pz.Exchange(3, ()), WrongPhase)
+    g.fails(pz.Exchange(3, (), g.state.stake), WrongPhase)
     evs = g.do(pz.RuleOnCheat(expel=True))
     assert g.kinds(evs) == ["ruled", "expelled", "turn"]
     assert pz.whose_turn(g.state) == 3

@@ -58,7 +58,7 @@ async def test_coins_spent_elsewhere_are_not_offered_to_the_game(world: World) -
     await world.purses.pay(ann, bob, "wh", 240 - S - 5, actor_id=ALICE_USER)  # Ann keeps 5 p
 
     with pytest.raises(InsufficientFunds):  # the rules see 5 p, not the purse at Join
-        await act(world, table, pegaz.Exchange(ann, ()), "exchange")
+        await act(world, table, pegaz.Exchange(ann, (), S), "exchange")
     done = await act(world, table, pegaz.Fold(ann), "fold")
 
     assert funds(done) == {

@@ -5,7 +5,8 @@ action is validated, turned into events (drawing any randomness from the injecte
 events are folded with the same reducer :func:`replay` uses, so a replayed log equals the live
 match by construction. This package's face; the code lives in its modules, shaped as Pegaz's:
 cards (side cards, selections), state (settings, errors, state), actions, events, reducer,
-queries (read-only questions such as ``legal_actions`` and ``play_terms``) and engine
+queries (read-only questions such as ``legal_actions``, ``play_terms``, what a seat may see:
+``view``, and what the pool may still deal: ``unseen_pool``) and engine
 (``new_match``, ``apply``).
 
 [house] decisions (beyond the ones marked in the rules page):
@@ -33,8 +34,9 @@ queries (read-only questions such as ``legal_actions`` and ``play_terms``) and e
   turn; the other player wins the pot.
 - A player who is standing and presses End turn / Stand / plays a card gets ``AlreadyStanding``
   (clearer than ``NotYourTurn``).
-- For a card with one value (``+N``, ``-N``, flips, D) ``PlayCard.value`` may be None or that very
-  value; for a card with a choice (``±N``, T, ``±1/2``) it is required.
+- One spelling per play, the one ``legal_actions`` lists: a card with one value (``+N``,
+  ``-N``, flips, D) is played with ``PlayCard.value`` None, and even its own value is refused
+  (``IllegalCardValue``); a card with a choice (``±N``, T, ``±1/2``) needs the value.
 - The hand keeps its deal order; playing a card closes the gap, so later indices shift down.
 - ``legal_actions`` leaves out ``Timeout``: only the service's turn timer sends it.
 - The pot is exactly both wagers and goes whole to the winner; a wager of 0 moves no money.
@@ -137,10 +139,12 @@ from bot.rules.pazaak.queries import (
     require_swap,
     seat_index,
     swap_choices,
+    unseen_pool,
     view,
 )
 from bot.rules.pazaak.reducer import CorruptEventLog, fold, replay
 from bot.rules.pazaak.state import (
+    MAIN_COPIES,
     MAIN_POOL,
     MAX_DETECTION_MODIFIER,
     VERDICTS,
@@ -174,6 +178,7 @@ __all__ = [
     "ALL_SIDE_CARDS",
     "GAME",
     "HAND_SIZE",
+    "MAIN_COPIES",
     "MAIN_POOL",
     "MAX_DETECTION_MODIFIER",
     "SELECTION_SIZE",
@@ -257,6 +262,7 @@ __all__ = [
     "swap_choices",
     "table_total",
     "transfers",
+    "unseen_pool",
     "validate_selection",
     "view",
 ]

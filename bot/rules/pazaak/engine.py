@@ -228,7 +228,7 @@ def _end_set(
     if state.settings.starter == "loser" and winner is not None:
         starter = 1 - winner
     else:
-        starter = 1 - state.starter
+        starter = 1 - state.starter_seat
     return _start_set(state, events, starter, rng)
 
 

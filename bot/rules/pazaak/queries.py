@@ -29,6 +29,7 @@ from bot.rules.pazaak.actions import (
 )
 from bot.rules.pazaak.cards import SideCard
 from bot.rules.pazaak.state import (
+    MAIN_COPIES,
     VERDICTS,
     AlreadyStanding,
     CardAlreadyPlayedThisTurn,
@@ -36,6 +37,7 @@ from bot.rules.pazaak.state import (
     IllegalCardValue,
     NoSuchCard,
     NoSuchTrait,
+    PazaakSettings,
     PazaakState,
     Phase,
     PlayerState,
@@ -105,7 +107,7 @@ def turn_refusal(state: PazaakState, seat: int, player: int) -> RulesError | Non
         return RulingPending()
     if state.players[seat].standing:
         return AlreadyStanding()
-    if state.turn != seat:
+    if state.turn_seat != seat:
         return NotYourTurn(player=player)
     return None
 
@@ -212,7 +214,7 @@ def legal_actions(state: PazaakState) -> list[Action]:
     if state.ruling is not None:
         cheater = state.ruling.cheater
         return [RuleOnCheat(cheater, verdict) for verdict in VERDICTS]
-    me = state.players[state.turn]
+    me = state.players[state.turn_seat]
     player = me.id
     actions: list[Action] = []
     if not me.played_card_this_turn:
@@ -242,11 +244,17 @@ class SeatView:
     sets_won: int
     hand_size: int
     played_tiebreaker: bool
+    played: tuple[SideCard, ...]
+    """The hand cards played this match, in order: each was shown on the table."""
+    played_card_this_turn: bool
+    redrew: bool
+    """Luck's redraw was used this match (it is announced)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PazaakView:
-    """What ``viewer`` may see: their own hand, both tables, never the other hand or the pool."""
+    """What ``viewer`` may see: their own hand and side deck, both tables and the settings,
+    never the other hand, the other side deck or the pool's order."""
 
     viewer: int | None
     hand: tuple[SideCard, ...]
@@ -260,6 +268,15 @@ class PazaakView:
     results: tuple[SetResult, ...]
     pool_left: int
     """How many main-deck cards are left (0 when the main deck is infinite)."""
+    settings: PazaakSettings
+    """The table's settings: both players saw them before accepting."""
+    side_deck: tuple[SideCard, ...]
+    """The viewer's own side deck (as :func:`side_deck`: what a swap may take); secret."""
+    may_redraw: bool
+    """Whether the viewer may use Luck's redraw now (:func:`may_redraw`)."""
+    may_swap: bool
+    """Whether the viewer may use Gamble's swap now (:func:`may_swap`); it takes a card of
+    ``side_deck``."""
 
 
 def view(state: PazaakState, viewer: int | None) -> PazaakView:
@@ -268,12 +285,24 @@ def view(state: PazaakState, viewer: int | None) -> PazaakView:
     if viewer is not None and seat is None:
         raise NotSeated(player=viewer)
     a, b = (
-        SeatView(p.id, p.table, p.total, p.standing, p.sets_won, len(p.hand), p.played_tiebreaker)
+        SeatView(
+            p.id,
+            p.table,
+            p.total,
+            p.standing,
+            p.sets_won,
+            len(p.hand),
+            p.played_tiebreaker,
+            p.played,
+            p.played_card_this_turn,
+            p.redrew,
+        )
         for p in state.players
     )
+    me = None if seat is None else state.players[seat]
     return PazaakView(
         viewer,
-        () if seat is None else state.players[seat].hand,
+        () if me is None else me.hand,
         (a, b),
         state.current_player,
         state.set_number,
@@ -282,20 +311,42 @@ def view(state: PazaakState, viewer: int | None) -> PazaakView:
         state.winner,
         state.results,
         len(state.pool),
+        state.settings,
+        () if me is None else side_deck(me),
+        me is not None and may_redraw(state, me.id),
+        me is not None and may_swap(state, me.id),
     )
 
 
+def unseen_pool(view: PazaakView) -> tuple[int, ...]:
+    """How many of each value 1..10 the next main-deck draw may be, from public information
+    alone: the 80-card pool minus the main-deck cards on both tables this set (as drawn: a flip
+    changes what a card counts, not what it was). With ``main_deck="infinite"``, one of each:
+    the uniform draw."""
+    if view.settings.main_deck == "infinite":
+        return (1,) * 10
+    left = [MAIN_COPIES] * 10
+    for table_seat in view.seats:
+        for card in table_seat.table:
+            if card.side is None:
+                left[card.chosen - 1] -= 1
+    return tuple(left)
+
+
 def card_value(side: SideCard, value: int | None, table: Sequence[TableCard]) -> int:
-    """What ``side`` counts as when played as ``value`` on ``table``, or a typed error."""
+    """What ``side`` counts as when played as ``value`` on ``table``, or a typed error.
+
+    One spelling per play: a card with one value (``+N``, ``-N``, a flip, D) takes None only,
+    a card with a choice one of its values."""
     if side.kind == "double":
         if not table:
             raise DoubleOnEmptyTable()
         allowed: tuple[int, ...] = (table[-1].value,)
     else:
         allowed = side.values
-    if value is None:
-        if len(allowed) == 1:
+    if len(allowed) == 1:
+        if value is None:
             return allowed[0]
-    elif value in allowed:
+    elif value is not None and value in allowed:
         return value
     raise IllegalCardValue(card=side.code, value=value, allowed=allowed)

@@ -83,8 +83,8 @@ def _set_started(s: PazaakState, e: SetStarted) -> PazaakState:
         players=(a, b),
         pool=e.pool,
         set_number=e.set_number,
-        turn=seat,
-        starter=seat,
+        turn_seat=seat,
+        starter_seat=seat,
         phase=Phase.PLAYING,
     )
 
@@ -94,7 +94,7 @@ def _turn_started(s: PazaakState, e: TurnStarted) -> PazaakState:
     return state_with(
         s,
         players=_players(s, seat, player_with(s.players[seat], played_card_this_turn=False)),
-        turn=seat,
+        turn_seat=seat,
     )
 
 

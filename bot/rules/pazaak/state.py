@@ -21,7 +21,9 @@ TARGET = 20
 """The total to reach; over it is a bust."""
 NINE_CARDS = 9
 """Nine cards on a table without busting win the set (option ``nine_card_win``)."""
-MAIN_POOL: tuple[int, ...] = tuple(value for value in range(1, 11) for _ in range(8))
+MAIN_COPIES = 8
+"""Copies of each value 1..10 in the pool: four in each player's main deck."""
+MAIN_POOL: tuple[int, ...] = tuple(value for value in range(1, 11) for _ in range(MAIN_COPIES))
 """Both players' main decks together: 80 cards, eight of each value 1..10 (four per deck)."""
 
 # The bounds of every numeric setting (the slash commands import them too).
@@ -174,10 +176,10 @@ class PazaakState:
     pool: tuple[int, ...] = ()
     """The remaining main-deck order this set, next card first (empty when ``infinite``)."""
     set_number: int = 0
-    turn: int = 0
+    turn_seat: int = 0
     """The seat (0 or 1) whose turn it is; see ``current_player`` for the id."""
-    starter: int = 0
-    """The seat that started the current set."""
+    starter_seat: int = 0
+    """The seat (0 or 1) that started the current set (``SetStarted.starter`` is its id)."""
     phase: Phase = Phase.DEALING
     pot: int = 0
     winner: int | None = None
@@ -193,7 +195,7 @@ class PazaakState:
         rules on a swap, so the turn timer stops)."""
         if self.phase is not Phase.PLAYING or self.ruling is not None:
             return None
-        return self.players[self.turn].id
+        return self.players[self.turn_seat].id
 
 
 def table_total(table: Sequence[TableCard]) -> int:
@@ -321,8 +323,8 @@ def state_with(
     players: tuple[PlayerState, PlayerState] | Keep = KEEP,
     pool: tuple[int, ...] | Keep = KEEP,
     set_number: int | Keep = KEEP,
-    turn: int | Keep = KEEP,
-    starter: int | Keep = KEEP,
+    turn_seat: int | Keep = KEEP,
+    starter_seat: int | Keep = KEEP,
     phase: Phase | Keep = KEEP,
     pot: int | Keep = KEEP,
     winner: int | Keep | None = KEEP,
@@ -336,8 +338,8 @@ def state_with(
         s.players if players is KEEP else players,
         s.pool if pool is KEEP else pool,
         s.set_number if set_number is KEEP else set_number,
-        s.turn if turn is KEEP else turn,
-        s.starter if starter is KEEP else starter,
+        s.turn_seat if turn_seat is KEEP else turn_seat,
+        s.starter_seat if starter_seat is KEEP else starter_seat,
         s.phase if phase is KEEP else phase,
         s.pot if pot is KEEP else pot,
         s.winner if winner is KEEP else winner,

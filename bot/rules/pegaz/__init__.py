@@ -6,7 +6,8 @@ every card and d100 from ``rng`` into them) and folds them with the same reducer
 :func:`replay` uses. An illegal action raises a :class:`~bot.rules.common.RulesError` subclass
 and changes nothing. This package's face; the code lives in its modules: cards (creatures,
 ranking, odds), state (settings, errors, state), actions, events, reducer, queries (read-only
-questions such as ``legal_actions``), steps (what every action shares) and engine (``apply``).
+questions such as ``legal_actions``), steps (what every action shares), engine (``apply``) and
+view (``view``: a table as one seat may know it, the only thing a computer player is given).
 
 Decisions taken by the brief
 ----------------------------
@@ -29,6 +30,11 @@ Decisions taken by the brief
 - Deck source: N creatures x 4, drawn without replacement; exchanged cards and the cards of
   players who go out are discarded (as the cards that were dealt, whatever Luck, Gamble or a
   cheat showed on them); the discard pile is reshuffled when the deck runs out.
+- One spelling per move: an :class:`Exchange` always names its stake (the current one, or a
+  raise), as ``legal_actions`` lists it, so a payment agreed at one stake is refused rather
+  than repriced if the stake moved.
+- What the table saw stays on the seats (:attr:`Seat.swaps`, :attr:`Seat.shown`), so
+  :func:`view` gives a seat all it may know without the event log.
 - Every int in an action (ids, amounts, card indexes, shifts) must be an int, and every yes/no a
   bool: ``12.5``, ``2.0`` or ``True`` as an amount is refused (``InvalidValue``).
 - Settings are bounded (``MAX_EXCHANGES``, ``MAX_STAKE``, ``MAX_RAISE_LIMIT``,
@@ -103,6 +109,7 @@ from bot.rules.pegaz.cards import (
     compare,
     creature,
     creatures,
+    deals,
     hand_odds,
     rank,
     rank_key,
@@ -189,6 +196,11 @@ from bot.rules.pegaz.state import (
     StakeOverMax,
     TableFull,
 )
+from bot.rules.pegaz.view import (
+    PegazView,
+    SeatView,
+    view,
+)
 
 GAME = "pegaz"
 """The game key the storage and service layers file this game under."""
@@ -246,6 +258,7 @@ __all__ = [
     "Offered",
     "PegazSettings",
     "PegazState",
+    "PegazView",
     "Phase",
     "RaiseTooHigh",
     "Reshuffled",
@@ -254,6 +267,7 @@ __all__ = [
     "RulingRequested",
     "Seat",
     "SeatStatus",
+    "SeatView",
     "StakeOverMax",
     "Start",
     "Started",
@@ -271,6 +285,7 @@ __all__ = [
     "compare",
     "creature",
     "creatures",
+    "deals",
     "dump_events",
     "exchange_price",
     "exchange_terms",
@@ -295,6 +310,7 @@ __all__ = [
     "stake_bounds",
     "to_act",
     "transfers",
+    "view",
     "whose_turn",
 ]
 

@@ -58,14 +58,16 @@ class Cheat:
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """Pay ``(1 + len(cards)) * new_stake`` and redraw the given card indexes.
+    """Pay ``(1 + len(cards)) * stake`` and redraw the given card indexes.
 
-    ``new_stake`` None keeps the current stake.
+    ``stake`` is always spelled out: the current stake, or a raise. So one move has one
+    spelling, and a payment agreed at one stake is refused, not repriced, if the stake has
+    moved since (``IllegalExchange(reason="below_stake")``).
     """
 
     player: int
     cards: tuple[int, ...]
-    new_stake: int | None = None
+    stake: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from math import comb, factorial
 from pathlib import Path
@@ -196,19 +196,16 @@ def _counts(faces: Iterable[int]) -> dict[int, int]:
     return out
 
 
-@cache
-def _hands(die: int, source: Source, removed: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """Every multiset of three faces as ``(rank_key, category, weight)``.
-
-    The weight is the number of equally likely draws giving that multiset: ordered rolls for
-    dice, card combinations for a deck from which the faces in ``removed`` are already gone.
-    """
+@lru_cache(maxsize=1024)  # bounded: a deck's draws differ with every set of cards removed
+def _deals(
+    die: int, source: Source, n: int, removed: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], int], ...]:
     gone = _counts(removed)
-    rows: list[tuple[int, int, int]] = []
-    for hand in combinations_with_replacement(range(1, die + 1), 3):
-        mult = _counts(hand)
+    rows: list[tuple[tuple[int, ...], int]] = []
+    for faces in combinations_with_replacement(range(1, die + 1), n):
+        mult = _counts(faces)
         if source == "dice":
-            weight = factorial(3)
+            weight = factorial(n)
             for m in mult.values():
                 weight //= factorial(m)
         else:
@@ -216,8 +213,35 @@ def _hands(die: int, source: Source, removed: tuple[int, ...]) -> tuple[tuple[in
             for f, m in mult.items():
                 weight *= comb(COPIES - gone.get(f, 0), m)
         if weight:
-            rows.append((rank_key(hand), 3 - len(mult), weight))
+            rows.append((faces, weight))
     return tuple(rows)
+
+
+def deals(
+    die: int, source: Source, n: int = 3, removed: Sequence[int] = ()
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every multiset of ``n`` faces (sorted ascending) that ``n`` fresh cards may show, with
+    its weight: the number of equally likely draws giving it (ordered rolls for dice, card
+    combinations for a deck from which the faces in ``removed`` are already gone). Multisets
+    that cannot be drawn are left out. The AI weighs exchanges with it."""
+    _check_source(source)
+    _check_die(die)
+    if not 0 <= n <= 3:
+        raise ValueError("a draw is of 0 to 3 cards")
+    for f in removed:
+        _check_face(die, f)
+    if source == "deck" and removed and max(_counts(removed).values()) > COPIES:
+        raise ValueError("more copies than the deck holds")
+    return _deals(die, source, n, tuple(sorted(removed)) if source == "deck" else ())
+
+
+@cache
+def _hands(die: int, source: Source, removed: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """Every multiset of three faces as ``(rank_key, category, weight)``, weighted as
+    :func:`deals` weighs them."""
+    return tuple(
+        (rank_key(hand), 3 - len(set(hand)), w) for hand, w in _deals(die, source, 3, removed)
+    )
 
 
 def category_odds(die: int, source: Source) -> dict[Category, Fraction]:

@@ -150,7 +150,7 @@ def exchange_terms(state: PegazState, action: Exchange) -> tuple[tuple[int, ...]
     if len(cards) > left:
         raise NoCardsToDraw(left=left)
     rules = state.settings
-    new = state.stake if action.new_stake is None else action.new_stake
+    new = action.stake
     if new < state.stake:
         raise IllegalExchange(reason="below_stake", stake=state.stake)
     if rules.raise_limit is not None and new - state.stake > rules.raise_limit:

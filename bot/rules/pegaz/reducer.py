@@ -186,12 +186,17 @@ def _exchanged(st: PegazState, ev: Exchanged) -> PegazState:
     if k and discard and st.rules_version < 2:  # version 2 discards them after the draw
         discard = _add(discard, [seat.hand[c] for c in ev.cards], 1)
     pending = k > 0 and (seat.luck or seat.gamble)
+    shown = seat.shown
+    if shown and k:
+        shown = tuple(0 if c in ev.cards else f for c, f in enumerate(shown))
     seat = seat_with(
         seat,
         funds=seat.funds - ev.price,
         paid=seat.paid + ev.price,
         pending=pending,
         fresh=ev.cards if pending else (),
+        swaps=(*seat.swaps, k),
+        shown=shown,
     )
     return state_with(
         st,
@@ -230,8 +235,13 @@ def _reshuffled(st: PegazState, ev: Reshuffled) -> PegazState:
 def _checked(st: PegazState, ev: Checked) -> PegazState:
     i = index_of(st, ev.player)
     seat = st.seats[i]
-    seat = seat_with(seat, funds=seat.funds - ev.price, paid=seat.paid + ev.price)
-    st = state_with(st, seats=_put(st.seats, i, seat), pot=st.pot + ev.price)
+    seat = seat_with(
+        seat, funds=seat.funds - ev.price, paid=seat.paid + ev.price, shown=ev.player_hand
+    )
+    seats = _put(st.seats, i, seat)
+    j = index_of(st, ev.target)
+    seats = _put(seats, j, seat_with(seats[j], shown=ev.target_hand))
+    st = state_with(st, seats=seats, pot=st.pot + ev.price)
     return _eliminate(st, ev.out, SeatStatus.CHECKED)
 
 

@@ -194,6 +194,12 @@ class Seat:
     dealt: tuple[int, ...] = ()
     """Deck source: the cards as dealt (``hand`` shows them after any Luck, Gamble or cheat), so
     a card that leaves the hand goes to the discard pile as the card it is."""
+    swaps: tuple[int, ...] = ()
+    """Public: how many cards each of this seat's exchanges gave up, in order, as the table
+    saw them paid. What the others may infer about the hand comes from here and ``shown``."""
+    shown: tuple[int, ...] = ()
+    """Public: the hand as the table saw it in this seat's last check, with 0 for each card
+    exchanged since (empty if it was never shown)."""
 
     @property
     def offering(self) -> int:
@@ -249,6 +255,8 @@ def seat_with(
     cheat: tuple[int, int] | Keep | None = KEEP,
     won: int | Keep = KEEP,
     dealt: tuple[int, ...] | Keep = KEEP,
+    swaps: tuple[int, ...] | Keep = KEEP,
+    shown: tuple[int, ...] | Keep = KEEP,
 ) -> Seat:
     """A copy of ``s`` with the given fields changed."""
     return Seat(
@@ -265,6 +273,8 @@ def seat_with(
         s.cheat if cheat is KEEP else cheat,
         s.won if won is KEEP else won,
         s.dealt if dealt is KEEP else dealt,
+        s.swaps if swaps is KEEP else swaps,
+        s.shown if shown is KEEP else shown,
     )
 
 

@@ -1,0 +1,186 @@
+"""Pazaak's computer players against each other: win rates and decision times.
+
+``python bench/ai_pazaak.py [--matches N] [--workers W] [--deck CODES] [--skills]``
+
+For each pairing, N matches (default 10,000) through the rules core: N/2 seeds, each played twice
+with the seats swapped, so that the seats and the set-1 starter are balanced. Both players use
+the same 10-card side deck (``--deck``; by default the starter's +1..+5 with their minus twins,
+-1..-5). Prints the first player's match win rate with a 95% interval (normal approximation),
+then the median and p99 time of one decision by level, over every pairing. Prints figures;
+never passes or fails. Runs on ``--workers`` processes (default 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.ai import pazaak as ai
+from bot.rules import pazaak
+
+DECK = "+1 +2 +3 +4 +5 -1 -2 -3 -4 -5"
+PAIRINGS: tuple[tuple[ai.Level, ai.Level, float], ...] = (
+    ("master", "stand17", 0.92),
+    ("regular", "stand17", 0.85),
+    ("novice", "stand17", 0.0),
+    ("master", "novice", 0.65),
+    ("master", "regular", 0.60),
+)
+"""(first, second, goal for the first's win rate; 0 for none)."""
+SET_CAP = 200
+"""A match still going after this many sets (ties score nothing) counts as lost by both."""
+
+Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool]
+
+
+def play(job: Job) -> tuple[int, dict[str, list[float]]]:
+    """One match of ``first`` against ``second`` (``first`` in seat 0 when ``seed`` is even,
+    seat 1 when odd): 1 if ``first`` won, and each level's decision times in seconds."""
+    first, second, seed, deck, skills = job
+    styles = (ai.Style(first), ai.Style(second))
+    if seed % 2:
+        styles = styles[::-1]
+    dealer = random.Random(seed // 2)
+    selection = pazaak.parse_side_cards(deck)
+    settings = pazaak.PazaakSettings(skills=skills)
+    traits = (pazaak.Traits(luck=True), pazaak.Traits(luck=True)) if skills else None
+    state, _ = pazaak.new_match(
+        settings, 1, selection, 2, selection, dealer, *(() if traits is None else (traits,))
+    )
+    minds = {1: random.Random(seed), 2: random.Random(~seed)}
+    times: dict[str, list[float]] = defaultdict(list)
+    while not pazaak.is_over(state) and state.set_number <= SET_CAP:
+        player = state.current_player
+        assert player is not None
+        style = styles[player - 1]
+        seen = pazaak.view(state, player)
+        start = time.perf_counter()
+        action = ai.decide(seen, style, minds[player])
+        times[style.level].append(time.perf_counter() - start)
+        state, _ = pazaak.apply(state, action, dealer)
+    winner_seat = None if state.winner is None else state.winner - 1
+    first_seat = 1 if seed % 2 else 0
+    return int(winner_seat == first_seat), times
+
+
+def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
+    """The sets of one match of ``first`` against itself, from seat 0's side and seat 1's:
+    ``(own cards, their cards, 1 won / 0 tied / -1 lost, own cards spent)``, hands counted as
+    the set starts (what ``bot.ai.pazaak.match_values`` is fitted to)."""
+    level, _, seed, deck, skills = job
+    style = ai.Style(level)
+    dealer, mind = random.Random(seed), random.Random(~seed)
+    selection = pazaak.parse_side_cards(deck)
+    state, _ = pazaak.new_match(
+        pazaak.PazaakSettings(skills=skills), 1, selection, 2, selection, dealer
+    )
+    found: list[tuple[int, int, int, int]] = []
+    while not pazaak.is_over(state) and state.set_number <= SET_CAP:
+        hands = [len(p.hand) for p in state.players]
+        number = state.set_number
+        while state.set_number == number and not pazaak.is_over(state):
+            player = state.current_player
+            assert player is not None
+            state, _ = pazaak.apply(
+                state, ai.decide(pazaak.view(state, player), style, mind), dealer
+            )
+        winner = state.results[-1].winner
+        for seat in (0, 1):
+            outcome = 0 if winner is None else (1 if winner == seat + 1 else -1)
+            spent = hands[seat] - len(state.players[seat].hand)
+            found.append((hands[seat], hands[1 - seat], outcome, spent))
+    return found
+
+
+def calibrate(level: ai.Level, matches: int, deck: tuple[str, ...], workers: int) -> None:
+    """Print, by the hand sizes at a set's start, how sets of ``level`` against itself end."""
+    tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    jobs = [(level, level, seed, deck, False) for seed in range(matches)]
+    with multiprocessing.Pool(workers) as pool:
+        for sets in pool.imap_unordered(set_stats, jobs, chunksize=50):
+            for mine, theirs, outcome, spent in sets:
+                row = tally[(mine, theirs)]
+                row[0] += 1
+                row[1] += outcome == 1
+                row[2] += outcome == 0
+                row[3] += spent
+    print(f"{level} against itself, {matches} matches: sets by the hand cards at their start")
+    print(f"{'cards':<7} {'sets':>6} {'won':>6} {'tied':>6} {'won untied':>10} {'spent':>6}")
+    for (mine, theirs), (n, won, tied, spent) in sorted(tally.items()):
+        untied = won / (n - tied) if n > tied else 0.0
+        print(
+            f"{mine} v {theirs}  {n:>6} {won / n:6.3f} {tied / n:6.3f} {untied:10.3f} "
+            f"{spent / n:6.2f}"
+        )
+
+
+def interval(wins: int, n: int) -> tuple[float, float, float]:
+    rate = wins / n
+    half = 1.96 * math.sqrt(rate * (1 - rate) / n)
+    return rate, max(0.0, rate - half), min(1.0, rate + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=10_000, help="per pairing (default 10000)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deck", default=DECK, help=f"10 side-card codes (default {DECK!r})")
+    parser.add_argument("--skills", action="store_true", help="skills on, both players lucky")
+    parser.add_argument("--only", help="run the pairings whose first player is this level")
+    parser.add_argument(
+        "--calibrate", metavar="LEVEL", help="instead: how sets of LEVEL against itself end"
+    )
+    args = parser.parse_args()
+    deck = tuple(args.deck.split())
+    pazaak.validate_selection(pazaak.parse_side_cards(deck), pazaak.parse_side_cards(deck))
+    if args.calibrate:
+        calibrate(args.calibrate, args.matches, deck, args.workers)
+        return
+    matches = args.matches + args.matches % 2
+    print(
+        f"Python {sys.version.split()[0]}; {matches} matches per pairing "
+        f"({matches // 2} seeds, seats swapped); side deck {' '.join(deck)}; "
+        f"skills {'on' if args.skills else 'off'}; {args.workers} worker(s)"
+    )
+    all_times: dict[str, list[float]] = defaultdict(list)
+    print(f"{'pairing':<22} {'win rate':>8}  {'95% interval':<15} {'goal':<6} time")
+    with multiprocessing.Pool(args.workers) as pool:
+        for first, second, goal in PAIRINGS:
+            if args.only and first != args.only:
+                continue
+            start = time.perf_counter()
+            jobs = [(first, second, seed, deck, args.skills) for seed in range(matches)]
+            wins = 0
+            for won, times in pool.imap_unordered(play, jobs, chunksize=50):
+                wins += won
+                for level, spent in times.items():
+                    all_times[level].extend(spent)
+            rate, low, high = interval(wins, matches)
+            verdict = "" if not goal else ("met" if low >= goal else "MISSED")
+            print(
+                f"{first + ' vs ' + second:<22} {rate:8.1%}  {low:6.1%}..{high:6.1%}  "
+                f"{(f'{goal:.0%} ' + verdict) if goal else '-':<6} "
+                f"{time.perf_counter() - start:.0f} s"
+            )
+    print(f"\n{'level':<8} {'decisions':>10} {'median':>9} {'p99':>9} {'max':>9}")
+    for level in ("stand17", "novice", "regular", "master"):
+        spent = all_times.get(level)
+        if spent:
+            p99 = statistics.quantiles(spent, n=100)[-1]
+            print(
+                f"{level:<8} {len(spent):>10} {statistics.median(spent) * 1e3:7.3f}ms "
+                f"{p99 * 1e3:7.3f}ms {max(spent) * 1e3:7.1f}ms"
+            )
+
+
+if __name__ == "__main__":
+    main()
