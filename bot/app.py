@@ -279,8 +279,8 @@ class SzulerniaBot(commands.Bot):
     def _tell_warning(self, table_id: int, version: int) -> None:
         self.dispatch("turn_warning", table_id, version)
 
-    def _tell_talk(self, table_id: int, player: int, moment: str) -> None:
-        self.dispatch("npc_talk", table_id, player, moment)
+    def _tell_talk(self, table_id: int, player: int, moment: str, pick: int) -> None:
+        self.dispatch("npc_talk", table_id, player, moment, pick)
 
     @property
     def npc_players(self) -> NpcPlayers:

@@ -8,8 +8,9 @@ table once its computer seats are read, so a pending move survives it. The move'
 twice. The bot hears of each move and each line of table talk through two callbacks:
 
 - ``on_outcome(outcome)`` after the NPC's move was saved, to be published like any move;
-- ``on_talk(table_id, player, moment)`` when a step gave one of the table's computer NPCs a
-  moment worth a line (a big raise, a catch, a win...; see ``bot.ai.personalities``).
+- ``on_talk(table_id, player, moment, pick)`` when a step gave one of the table's computer NPCs
+  a moment worth a line (a big raise, a catch, a win...; ``pick`` chooses which of its lines:
+  see ``bot.ai.personalities.line_at``).
 
 A GM who took a seat over (``computer`` False) plays it by hand; the loop leaves it alone.
 """
@@ -57,7 +58,7 @@ class NpcPlayers(Loop):
         pause: tuple[float, float],
         rng: random.Random,
         on_outcome: Callable[[TableOutcome], None],
-        on_talk: Callable[[int, int, str], None],
+        on_talk: Callable[[int, int, str, int], None],
     ) -> None:
         super().__init__(sleeper)
         self._tables = tables
@@ -149,7 +150,7 @@ class NpcPlayers(Loop):
                 if not seat.computer:
                     continue
                 for moment in players.moments(table.game, before, steps[version], player):
-                    self._on_talk(table.table_id, player, moment)
+                    self._on_talk(table.table_id, player, moment, self._rng.randrange(1 << 30))
 
     async def _play(self, table_id: int, player: int, version: int) -> None:
         try:

@@ -9,14 +9,13 @@ line is said in the server's language; none names a card, so table talk never te
 from __future__ import annotations
 
 import logging
-import random
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.personalities import UnknownPersonality, line, personalities, personality
+from bot.ai.personalities import UnknownPersonality, line_at, personalities, personality
 from bot.i18n import Lang, t
 from bot.services.errors import ServiceError
 from cogs.common import CharacterName, TableNumber, gm_only, guild_id_of, my_npcs
@@ -48,7 +47,6 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
         self.bot = bot
         self._hooks: dict[int, discord.Webhook | None] = {}
         """Per channel: its webhook, or None where the bot may not manage webhooks."""
-        self._rng = random.Random()
 
     @app_commands.command(name="takeover", description="GM: play a computer NPC's seat yourself.")
     @app_commands.describe(
@@ -115,8 +113,8 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
     # --- table talk -------------------------------------------------------------------------------
 
     @commands.Cog.listener()
-    async def on_npc_talk(self, table_id: int, player: int, moment: str) -> None:
-        """A computer NPC's line at a moment that fits (see ``bot.npcs``)."""
+    async def on_npc_talk(self, table_id: int, player: int, moment: str, pick: int = 0) -> None:
+        """A computer NPC's line at a moment that fits (see ``bot.npcs``: ``pick`` is which)."""
         self.bot.in_flight.join()
         services = self.bot.services
         try:
@@ -126,7 +124,7 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
                 return
             who = await services.characters.get(player)
             lang = await services.guilds.language(table.guild_id)
-            said = line(personality(seat.personality), moment, lang, self._rng)
+            said = line_at(personality(seat.personality), moment, lang, pick)
         except (ServiceError, UnknownPersonality) as exc:
             log.info("table %d: no table talk (%s)", table_id, type(exc).__name__)
             return

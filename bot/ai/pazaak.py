@@ -20,26 +20,23 @@ decision times are measured by ``bench/ai_pazaak.py``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
-from typing import Literal
 
+from bot.ai.pazaak_master import master
+from bot.ai.pazaak_turn import (
+    STAND_AT,
+    Level,
+    Style,
+    Turn,
+    best_save,
+    cheapest,
+    plays,
+    wanted,
+    worth,
+)
 from bot.rules import pazaak
-from bot.rules.pazaak.cards import ALL_SIDE_CARDS, FLIPPED_VALUES, SideCard
-from bot.rules.pazaak.state import NINE_CARDS, TARGET
+from bot.rules.pazaak.state import TARGET
 
-Level = Literal["stand17", "novice", "regular", "master"]
-
-STAND_AT = 17
-"""The baseline's stand, and the total the Master expects an opponent to stand on."""
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    level: Level
-    cheats: bool = False
-    """Uses Gamble's swap, a cheat, when it helps (only where the view allows a swap)."""
+__all__ = ["Level", "Style", "decide"]
 
 
 def decide(view: pazaak.PazaakView, style: Style, rng: random.Random) -> pazaak.PlayerAction:
@@ -49,127 +46,20 @@ def decide(view: pazaak.PazaakView, style: Style, rng: random.Random) -> pazaak.
     """
     if view.viewer is None or view.current_player != view.viewer:
         raise ValueError("a computer player decides only on its own turn")
-    turn = _Turn.of(view)
+    turn = Turn.of(view)
     if style.level == "stand17":
         return turn.end(turn.total >= STAND_AT)
     if style.level == "novice":
         return _novice(turn)
     if style.level == "regular":
         return _regular(turn, style)
-    return _master(turn, style, rng)
-
-
-# --- what a turn looks like ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Play:
-    """A hand card as it could be played now: the action's ``value`` and the total after it."""
-
-    index: int
-    value: int | None
-    total: int
-    card: SideCard
-
-
-WORTH: dict[str, float] = {
-    "plus_minus": 1.0,
-    "tiebreaker": 1.0,
-    "pm12": 0.9,
-    "minus": 0.8,
-    "plus": 0.7,
-    "double": 0.6,
-    "flip24": 0.4,
-    "flip36": 0.4,
-}
-"""What keeping a card is worth for later sets, as a share of a card that can go either way."""
-
-
-def worth(card: SideCard) -> float:
-    return WORTH[card.kind]
-
-
-def plays(hand: Sequence[SideCard], table: Sequence[pazaak.TableCard]) -> list[_Play]:
-    """Every way to play a hand card on ``table`` now, spelled as ``PlayCard`` wants it."""
-    total = pazaak.table_total(table)
-    found: list[_Play] = []
-    for index, card in enumerate(hand):
-        flipped = FLIPPED_VALUES.get(card.kind)
-        if flipped is not None:
-            change = sum(c.value for c in table if c.value in flipped)
-            found.append(_Play(index, None, total - 2 * change, card))
-        elif card.kind == "double":
-            if table:
-                found.append(_Play(index, None, total + table[-1].value, card))
-        elif len(card.values) == 1:
-            found.append(_Play(index, None, total + card.values[0], card))
-        else:
-            found.extend(_Play(index, value, total + value, card) for value in card.values)
-    return found
-
-
-def cheapest(candidates: Sequence[_Play]) -> _Play | None:
-    """The play that gives up the least (the lowest-worth card; the higher total on a tie)."""
-    if not candidates:
-        return None
-    return min(candidates, key=lambda p: (worth(p.card), -p.total, p.index))
-
-
-def best_save(candidates: Sequence[_Play]) -> _Play | None:
-    """From a bust, the play to the highest total under it, with the cheapest card."""
-    safe = [p for p in candidates if p.total <= TARGET]
-    if not safe:
-        return None
-    top = max(p.total for p in safe)
-    return cheapest([p for p in safe if p.total == top])
-
-
-@dataclass(frozen=True, slots=True)
-class _Turn:
-    """The viewer's turn, read off the view."""
-
-    view: pazaak.PazaakView
-    me: pazaak.SeatView
-    opp: pazaak.SeatView
-    plays: tuple[_Play, ...]
-    """Empty once a hand card was played this turn."""
-
-    @classmethod
-    def of(cls, view: pazaak.PazaakView) -> _Turn:
-        mine = 0 if view.seats[0].player == view.viewer else 1
-        me, opp = view.seats[mine], view.seats[1 - mine]
-        found = () if me.played_card_this_turn else tuple(plays(view.hand, me.table))
-        return cls(view, me, opp, found)
-
-    @property
-    def player(self) -> int:
-        return self.me.player
-
-    @property
-    def total(self) -> int:
-        return self.me.total
-
-    @property
-    def opp_stand(self) -> int | None:
-        """The opponent's total if they stand, else None."""
-        return self.opp.total if self.opp.standing else None
-
-    def play(self, play: _Play) -> pazaak.PlayCard:
-        return pazaak.PlayCard(self.player, play.index, play.value)
-
-    def end(self, stand: bool) -> pazaak.Stand | pazaak.EndTurn:
-        return pazaak.Stand(self.player) if stand else pazaak.EndTurn(self.player)
-
-    def sets_left(self) -> tuple[int, int]:
-        """Sets each player still needs to win the match."""
-        need = self.view.settings.sets_to_win
-        return need - self.me.sets_won, need - self.opp.sets_won
+    return master(turn, style, rng)
 
 
 # --- Novice and Regular -------------------------------------------------------------------------
 
 
-def _novice(turn: _Turn) -> pazaak.PlayerAction:
+def _novice(turn: Turn) -> pazaak.PlayerAction:
     if turn.total > TARGET:
         pick = best_save(turn.plays)
     else:
@@ -179,42 +69,20 @@ def _novice(turn: _Turn) -> pazaak.PlayerAction:
     return turn.end(turn.total >= STAND_AT)
 
 
-def _wanted(turn: _Turn, candidates: Sequence[_Play]) -> _Play | None:
-    """The hand card Regular plays now, if any: a save, a win over a standing opponent, a 20,
-    or an 18 or 19 when the match is short of sets."""
-    total, stand = turn.total, turn.opp_stand
-    if total > TARGET:
-        return best_save(candidates)
-    if stand is not None:
-        if total > stand:
-            return None
-        beat = [p for p in candidates if stand < p.total <= TARGET]
-        return cheapest(beat) or (
-            cheapest([p for p in candidates if p.total == stand]) if stand >= 18 else None
-        )
-    twenty = cheapest([p for p in candidates if p.total == TARGET and total >= 14])
-    if twenty is not None:
-        return twenty
-    mine, theirs = turn.sets_left()
-    if min(mine, theirs) == 1 or len(turn.view.hand) > mine:
-        return cheapest([p for p in candidates if p.total in (18, 19) and total < STAND_AT])
-    return None
-
-
-def _regular_end(turn: _Turn) -> pazaak.Stand | pazaak.EndTurn:
+def _regular_end(turn: Turn) -> pazaak.Stand | pazaak.EndTurn:
     total, stand = turn.total, turn.opp_stand
     if stand is not None:
         return turn.end(total > stand or (total == stand and total >= 16))
     return turn.end(total >= 18 or (total == STAND_AT and turn.opp.total < 12))
 
 
-def _regular(turn: _Turn, style: Style) -> pazaak.PlayerAction:
+def _regular(turn: Turn, style: Style) -> pazaak.PlayerAction:
     view = turn.view
     if view.may_redraw and turn.total > TARGET and best_save(turn.plays) is None:
         return pazaak.Redraw(turn.player)
     if not turn.plays:
         return _regular_end(turn)
-    pick = _wanted(turn, turn.plays)
+    pick = wanted(turn, turn.plays)
     if pick is None and style.cheats and view.may_swap:
         swap = _swap_for(turn)
         if swap is not None:
@@ -222,400 +90,10 @@ def _regular(turn: _Turn, style: Style) -> pazaak.PlayerAction:
     return turn.play(pick) if pick is not None else _regular_end(turn)
 
 
-def _swap_for(turn: _Turn) -> pazaak.Swap | None:
+def _swap_for(turn: Turn) -> pazaak.Swap | None:
     """A swap that brings the card the turn needs, giving up the hand card worth least."""
     for card in sorted(turn.view.side_deck, key=worth):
-        if _wanted(turn, plays((card,), turn.me.table)) is not None:
+        if wanted(turn, plays((card,), turn.me.table)) is not None:
             give = min(range(len(turn.view.hand)), key=lambda i: worth(turn.view.hand[i]))
             return pazaak.Swap(turn.player, give, card)
     return None
-
-
-# --- Master: the value of a match -----------------------------------------------------------------
-
-SET_EDGE = 0.14
-"""How much each hand card more than the opponent's adds to one's chance to win a set that is
-not tied."""
-SET_TIE = 0.14
-"""How often a set is tied when neither player holds a card..."""
-TIE_PER_CARD = 0.037
-"""...and how much more often for each card either holds."""
-CARD_USE = 0.6
-"""How often a player with hand cards spends one in a set."""
-LUCK_WORTH = 0.02
-"""What an unused redraw is worth, in chances to win the match."""
-
-
-@cache
-def match_values(sets_to_win: int) -> tuple[tuple[tuple[tuple[float, ...], ...], ...], ...]:
-    """``[a][b][mine][theirs]``: the chance to win the match from ``a`` sets to ``b``, holding
-    ``mine`` hand cards against ``theirs``. A model of the sets to come (``SET_EDGE``, ``SET_TIE``,
-    ``CARD_USE``), not a search: it prices a hand card against a set."""
-    size = pazaak.HAND_SIZE + 1
-    top = sets_to_win
-    table = [[[[0.0] * size for _ in range(size)] for _ in range(top + 1)] for _ in range(top + 1)]
-
-    def at(a: int, b: int, h: int, o: int) -> float:
-        if a >= top:
-            return 1.0
-        if b >= top:
-            return 0.0
-        return table[a][b][h][o]
-
-    for h in range(size):
-        for o in range(size):
-            tie = SET_TIE + TIE_PER_CARD * (h + o)
-            win = min(0.95, max(0.05, 0.5 + SET_EDGE * (h - o))) * (1 - tie)
-            lose = 1 - tie - win
-            uses = [(ph * po, h - dh, o - do) for dh, ph in _uses(h) for do, po in _uses(o)]
-            for a in range(top - 1, -1, -1):
-                for b in range(top - 1, -1, -1):
-                    rest, again = 0.0, 0.0
-                    for p, h2, o2 in uses:
-                        rest += p * (win * at(a + 1, b, h2, o2) + lose * at(a, b + 1, h2, o2))
-                        if (h2, o2) == (h, o):
-                            again += p * tie
-                        else:
-                            rest += p * tie * at(a, b, h2, o2)
-                    table[a][b][h][o] = rest / (1 - again)
-    return tuple(tuple(tuple(tuple(row) for row in m) for m in b) for b in table)
-
-
-def _uses(cards: int) -> tuple[tuple[int, float], ...]:
-    return ((0, 1 - CARD_USE), (1, CARD_USE)) if cards else ((0, 1.0),)
-
-
-def match_value(sets_to_win: int, a: int, b: int, mine: float, theirs: int) -> float:
-    """:func:`match_values` at a fractional number of own cards (their worth summed)."""
-    if a >= sets_to_win:
-        return 1.0
-    if b >= sets_to_win:
-        return 0.0
-    row = match_values(sets_to_win)[a][b]
-    low = min(int(mine), pazaak.HAND_SIZE)
-    high = min(low + 1, pazaak.HAND_SIZE)
-    part = min(mine - low, 1.0)
-    return row[low][theirs] * (1 - part) + row[high][theirs] * part
-
-
-# --- Master: the opponent it imagines -----------------------------------------------------------
-# The opponent plays as most players do (as Novice does): it saves a bust with a hand card at the
-# highest total it can, takes a 20 when a card gives one, and stands on 17 or more, or as soon as
-# it is ahead of the viewer's stand. Measured against Novice and Regular, this model won 2 points
-# more than one that chases a stand with every card it may hold.
-
-Move = tuple[float, int, int]
-"""``(chance, total after, cards after)``: how an opponent's card play may end."""
-
-
-@cache
-def _prior(kotor2: bool) -> tuple[tuple[int, ...], ...]:
-    """The values each side card there is may add: the opponent's hand cards are any of them,
-    alike likely (a D or a flip counts as no help)."""
-    return tuple(
-        () if card.kind in FLIPPED_VALUES else card.values
-        for card in ALL_SIDE_CARDS
-        if kotor2 or not card.is_kotor2
-    )
-
-
-@cache
-def opp_moves(total: int, cards: int, kotor2: bool) -> tuple[Move, ...]:
-    """How an opponent holding ``cards`` unknown hand cards plays a card after a draw to
-    ``total``. The chances are exact over its hand, each card any side card alike likely."""
-    prior = _prior(kotor2)
-    if not cards:
-        return ((1.0, total, cards),)
-    if total > TARGET:
-        best = [max((total + v for v in vs if total + v <= TARGET), default=0) for vs in prior]
-        none = best.count(0) / len(prior)
-        moves: list[Move] = [(none**cards, total, cards)]
-        below = none
-        for after in sorted(set(best) - {0}):  # the best of its cards is the highest one
-            at_most = below + best.count(after) / len(prior)
-            moves.append((at_most**cards - below**cards, after, cards - 1))
-            below = at_most
-        return tuple(moves)
-    one = sum(TARGET - total in vs for vs in prior) / len(prior)
-    if not one:
-        return ((1.0, total, cards),)
-    hit = 1 - (1 - one) ** cards
-    return ((hit, TARGET, cards - 1), (1 - hit, total, cards))
-
-
-# --- Master: the search ---------------------------------------------------------------------------
-
-Table = list[list[float]]
-"""``[mask][cards]``: a match value by the viewer's hand cards left and the opponent's count."""
-
-
-class _Search:
-    """Expectimax over the rest of one set from the viewer's seat, after this turn's draw.
-
-    A node holds both totals, the viewer's hand cards left (a bit mask over ``hand``), whether
-    the viewer played a T this set, and how many hand cards the opponent holds. Every draw
-    follows the pool as it is now. The viewer plays at most one more hand card this set, one
-    that saves a bust or reaches 17..20 (a D doubles the draw; a flip is played only now, when
-    its effect is known). The opponent plays as :func:`opp_moves` imagines and stands on 17 or
-    more.
-    """
-
-    def __init__(self, turn: _Turn, hand: Sequence[SideCard], counts: Sequence[int]) -> None:
-        settings = turn.view.settings
-        self.kotor2 = settings.kotor2_cards
-        self.opp_tiebreaker = turn.opp.played_tiebreaker
-        pool = sum(counts)
-        self.draws = tuple((d, n / pool) for d, n in enumerate(counts, start=1) if n)
-        size = 1 << len(hand)
-        self.moves = [
-            _moves(hand, mask) if mask.bit_count() + 1 >= len(hand) else () for mask in range(size)
-        ]
-        need, a, b = settings.sets_to_win, turn.me.sets_won, turn.opp.sets_won
-        keep = [sum(worth(c) for i, c in enumerate(hand) if mask >> i & 1) for mask in range(size)]
-        cards = range(turn.opp.hand_size + 1)
-
-        def values(a: int, b: int) -> Table:
-            return [[match_value(need, a, b, kept, k) for k in cards] for kept in keep]
-
-        self.win, self.lose, self.tie = values(a + 1, b), values(a, b + 1), values(a, b)
-        self._mine: dict[tuple[int, int, bool, int, int], float] = {}
-        self._theirs: dict[tuple[int, int, bool, int, int], float] = {}
-        self._alone: dict[tuple[int, int, bool, int, int], float] = {}
-        self._waiting: dict[tuple[int, int, int, int, bool], float] = {}
-        self._answers: dict[tuple[int, int, int], Answer] = {}
-
-    def result(self, mine: int, theirs: int, tiebreaker: bool) -> Table:
-        if mine != theirs:
-            return self.win if mine > theirs else self.lose
-        if tiebreaker != self.opp_tiebreaker:
-            return self.win if tiebreaker else self.lose
-        return self.tie
-
-    # The viewer's end of a turn: with nobody standing, and against a stand.
-
-    def ends(self, total: int, mask: int, tb: bool, to: int, ko: int) -> tuple[float, float]:
-        """(End turn, Stand) with nobody standing, ``to`` the opponent's total."""
-        if total > TARGET:
-            return self.lose[mask][ko], self.lose[mask][ko]
-        stand = self.waiting(to, ko, total, mask, tb)
-        return (stand if total == TARGET else self.theirs(total, mask, tb, to, ko)), stand
-
-    def ends_alone(
-        self, total: int, mask: int, tb: bool, stand: int, ko: int
-    ) -> tuple[float, float]:
-        """(End turn, Stand) against the opponent's stand on ``stand``."""
-        if total > TARGET:
-            return self.lose[mask][ko], self.lose[mask][ko]
-        now = self.result(total, stand, tb)[mask][ko]
-        return (now if total == TARGET else self.alone(total, mask, tb, stand, ko)), now
-
-    def after_draw(
-        self, total: int, draw: int, mask: int, tb: bool, to: int, ko: int, standing: bool
-    ) -> float:
-        """The viewer's best after a draw to ``total``: a card or none, then end or stand.
-        ``to`` is the opponent's total, on which they stand if ``standing``."""
-        ends = self.ends_alone if standing else self.ends
-        low = min(STAND_AT, to) if standing else STAND_AT
-        end, stand = ends(total, mask, tb, to, ko)
-        best = end if end > stand else stand
-        for left, deltas, is_tb in self.moves[mask]:
-            for delta in (draw,) if deltas is None else deltas:
-                after = total + delta
-                if after <= TARGET and (total > TARGET or (after > total and after >= low)):
-                    end, stand = ends(after, left, tb or is_tb, to, ko)
-                    best = max(best, end, stand)
-        return best
-
-    # The nodes, each a turn about to draw.
-
-    def mine(self, tm: int, mask: int, tb: bool, to: int, ko: int) -> float:
-        """The viewer's turn, nobody standing."""
-        key = (tm, mask, tb, to, ko)
-        found = self._mine.get(key)
-        if found is None:
-            found = 0.0
-            for d, p in self.draws:
-                found += p * self.after_draw(tm + d, d, mask, tb, to, ko, False)
-            self._mine[key] = found
-        return found
-
-    def alone(self, tm: int, mask: int, tb: bool, stand: int, ko: int) -> float:
-        """The viewer's turn against the opponent's stand."""
-        key = (tm, mask, tb, stand, ko)
-        found = self._alone.get(key)
-        if found is None:
-            found = 0.0
-            for d, p in self.draws:
-                found += p * self.after_draw(tm + d, d, mask, tb, stand, ko, True)
-            self._alone[key] = found
-        return found
-
-    def theirs(self, tm: int, mask: int, tb: bool, to: int, ko: int) -> float:
-        """The opponent's turn, nobody standing."""
-        key = (tm, mask, tb, to, ko)
-        found = self._theirs.get(key)
-        if found is None:
-            found = 0.0
-            win = self.win[mask]
-            for d, p in self.draws:
-                for chance, after, k in opp_moves(to + d, ko, self.kotor2):
-                    if after > TARGET:
-                        value = win[k]
-                    elif after >= STAND_AT:
-                        value = self.alone(tm, mask, tb, after, k)
-                    else:
-                        value = self.mine(tm, mask, tb, after, k)
-                    found += p * chance * value
-            self._theirs[key] = found
-        return found
-
-    def waiting(self, to: int, ko: int, stand: int, mask: int, tb: bool) -> float:
-        """The opponent's turns against the viewer's stand on ``stand``."""
-        key = (to, ko, stand, mask, tb)
-        found = self._waiting.get(key)
-        if found is None:
-            won, lost, tied = self.answers(to, ko, stand)
-            tie = self.result(stand, stand, tb)[mask]
-            win, lose = self.win[mask], self.lose[mask]
-            found = 0.0
-            for k in range(len(won)):
-                found += won[k] * win[k] + lost[k] * lose[k] + tied[k] * tie[k]
-            self._waiting[key] = found
-        return found
-
-    def answers(self, to: int, ko: int, stand: int) -> Answer:
-        """How the opponent's turns against a stand on ``stand`` end, by the cards it keeps:
-        the chances that the viewer wins (a bust, or a stand behind), loses, tied."""
-        key = (to, ko, stand)
-        found = self._answers.get(key)
-        if found is None:
-            won, lost, tied = [0.0] * (ko + 1), [0.0] * (ko + 1), [0.0] * (ko + 1)
-            for d, p in self.draws:
-                for chance, after, k in opp_moves(to + d, ko, self.kotor2):
-                    weight = p * chance
-                    if after > TARGET:
-                        won[k] += weight
-                    elif after > stand:
-                        lost[k] += weight
-                    elif after >= STAND_AT:  # it stands on a tie or behind
-                        (tied if after == stand else won)[k] += weight
-                    else:
-                        for into, came in zip(
-                            (won, lost, tied), self.answers(after, k, stand), strict=True
-                        ):
-                            for i, share in enumerate(came):
-                                into[i] += weight * share
-            found = (tuple(won), tuple(lost), tuple(tied))
-            self._answers[key] = found
-        return found
-
-
-Answer = tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
-"""Chances by the opponent's cards left: (the viewer wins, loses, ties)."""
-
-
-def _moves(
-    hand: Sequence[SideCard], mask: int
-) -> tuple[tuple[int, tuple[int, ...] | None, bool], ...]:
-    """The cards of ``mask`` the search may play later: ``(mask left, values or None for a D,
-    is a T)``, one of each kind of card (copies play alike); no flips."""
-    found = []
-    seen: set[SideCard] = set()
-    for i, card in enumerate(hand):
-        if mask >> i & 1 and card not in seen and card.kind not in FLIPPED_VALUES:
-            seen.add(card)
-            values = None if card.kind == "double" else card.values
-            found.append((mask & ~(1 << i), values, card.kind == "tiebreaker"))
-    return tuple(found)
-
-
-SWAP_GAIN = 0.05
-"""How much a swap must add to the chance to win the match to be worth its risk."""
-
-
-def _master(turn: _Turn, style: Style, rng: random.Random) -> pazaak.PlayerAction:
-    view, total, stand = turn.view, turn.total, turn.opp_stand
-    if stand is not None and stand < total <= TARGET:
-        return turn.end(True)  # a sure win
-    if stand is None and total <= 10 and len(turn.me.table) < 8:
-        return turn.end(False)  # no draw can bust yet, and no stand or card is worth it
-    counts = pazaak.unseen_pool(view)
-    search = _Search(turn, view.hand, counts)
-    value, action = _best(turn, search, view.hand, rng)
-    if view.may_redraw and _redraw_value(turn, search, counts) > value + LUCK_WORTH:
-        return pazaak.Redraw(turn.player)
-    if style.cheats and view.may_swap and turn.plays:
-        swap = _master_swap(turn, counts, value, rng)
-        if swap is not None:
-            return swap
-    return action
-
-
-def _redraw_value(turn: _Turn, search: _Search, counts: Sequence[int]) -> float:
-    """The chance to win the match after a redraw: the draw goes back to the pool (the infinite
-    deck needs no putting back) and a new one comes, then the viewer plays its best."""
-    drawn = turn.me.table[-1].chosen
-    again = list(counts)
-    if turn.view.settings.main_deck == "pool":
-        again[drawn - 1] += 1
-    stand = turn.opp_stand
-    to = turn.opp.total if stand is None else stand
-    full = (1 << len(turn.view.hand)) - 1
-    tb, ko, pool = turn.me.played_tiebreaker, turn.opp.hand_size, sum(again)
-    return sum(
-        n / pool * search.after_draw(turn.total - drawn + d, d, full, tb, to, ko, stand is not None)
-        for d, n in enumerate(again, start=1)
-        if n
-    )
-
-
-def _best(
-    turn: _Turn, search: _Search, hand: Sequence[SideCard], rng: random.Random
-) -> tuple[float, pazaak.PlayerAction]:
-    """The best action now and its value; equally good ones are picked at random, a card
-    only when no action keeps it as well."""
-    settings, stand = turn.view.settings, turn.opp_stand
-    to, ko = turn.opp.total, turn.opp.hand_size
-    cards = len(turn.me.table)
-    tb = turn.me.played_tiebreaker
-
-    def ends(total: int, mask: int, tiebreaker: bool, count: int) -> tuple[float, float]:
-        if total <= TARGET and settings.nine_card_win and count >= NINE_CARDS:
-            return search.win[mask][ko], search.win[mask][ko]
-        if stand is None:
-            return search.ends(total, mask, tiebreaker, to, ko)
-        return search.ends_alone(total, mask, tiebreaker, stand, ko)
-
-    full = (1 << len(hand)) - 1
-    end, stay = ends(turn.total, full, tb, cards)
-    options: list[tuple[float, bool, pazaak.PlayerAction]] = [
-        (end, True, turn.end(False)),
-        (stay, True, turn.end(True)),
-    ]
-    if not turn.me.played_card_this_turn:
-        for play in plays(hand, turn.me.table):
-            mask = full & ~(1 << play.index)
-            is_tb = tb or play.card.kind == "tiebreaker"
-            value = max(ends(play.total, mask, is_tb, cards + 1))
-            options.append((value, False, turn.play(play)))
-    top = max(options, key=lambda o: (o[0], o[1]))
-    equal = [o for o in options if o[0] >= top[0] - 1e-12 and o[1] == top[1]]
-    return top[0], rng.choice(equal)[2]
-
-
-def _master_swap(
-    turn: _Turn, counts: Sequence[int], value: float, rng: random.Random
-) -> pazaak.Swap | None:
-    """The swap that adds most to the chance to win, if it adds ``SWAP_GAIN``: for each side
-    card a turn could use, given for the hand card worth least."""
-    hand = turn.view.hand
-    give = min(range(len(hand)), key=lambda i: worth(hand[i]))
-    best: tuple[float, pazaak.Swap] | None = None
-    for card in turn.view.side_deck:
-        if card in hand or _wanted(turn, plays((card,), turn.me.table)) is None:
-            continue
-        swapped = (*hand[:give], card, *hand[give + 1 :])
-        gain = _best(turn, _Search(turn, swapped, counts), swapped, rng)[0] - value
-        if gain >= SWAP_GAIN and (best is None or gain > best[0]):
-            best = (gain, pazaak.Swap(turn.player, give, card))
-    return None if best is None else best[1]

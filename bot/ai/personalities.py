@@ -109,10 +109,16 @@ def personality(id: str) -> Personality:
 def line(p: Personality, moment: str, lang: Lang, rng: random.Random) -> str | None:
     """A random line of ``p`` for ``moment``, or None if its game has no such moment (a Pegaz
     NPC never busts, a Pazaak NPC never raises). A moment of no game is a typo: ValueError."""
+    return line_at(p, moment, lang, rng.randrange(1 << 30))
+
+
+def line_at(p: Personality, moment: str, lang: Lang, pick: int) -> str | None:
+    """:func:`line`, the ``pick``-th (modulo their number): the same pick says the same line
+    in every language."""
     if moment not in _ALL_MOMENTS:
         raise ValueError(f"no moment {moment!r}; moments: {', '.join(_ALL_MOMENTS)}")
     said = p.lines[lang].get(moment)
-    return rng.choice(said) if said else None
+    return said[pick % len(said)] if said else None
 
 
 @cache

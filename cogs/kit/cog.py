@@ -47,7 +47,7 @@ from bot.services.table_reads import Seen
 from bot.services.table_rosters import Member
 from cogs.common import is_gm
 from cogs.kit.frame import Scene
-from cogs.kit.ids import Target, deferred_update, grammar
+from cogs.kit.ids import Target, deferred_update, dialog_fields, grammar
 from cogs.kit.publisher import Publisher
 from cogs.replies import Refused, bot_of, report
 
@@ -243,7 +243,7 @@ class TableKit:
         if target is None:
             return
         fields: dict[str, str] = {}
-        _collect(data.get("components") or [], fields)
+        dialog_fields(data.get("components") or [], fields)
         await self.submit(interaction, target, tuple(fields.values()))
 
     async def submit(
@@ -390,17 +390,3 @@ class TableKit:
             return await self.bot.services.guilds.language(table.guild_id)
         except Exception:
             return self.bot.settings.bot.language
-
-
-def _collect(components: Sequence[Any], out: dict[str, str]) -> None:
-    """A submitted dialog's text fields, by custom_id, in order (what discord.py reads into a
-    :class:`TableDialog`'s fields when it routes the submit)."""
-    for component in components:
-        if not isinstance(component, dict):
-            continue
-        if "custom_id" in component and "value" in component:
-            out[str(component["custom_id"])] = str(component["value"] or "")
-        _collect(component.get("components") or [], out)
-        inner = component.get("component")
-        if isinstance(inner, dict):
-            _collect([inner], out)

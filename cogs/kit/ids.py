@@ -118,3 +118,17 @@ def deferred_update(interaction: discord.Interaction[Any]) -> bool:
         discord.InteractionResponseType.deferred_message_update,
         discord.InteractionResponseType.message_update,
     )
+
+
+def dialog_fields(components: Sequence[Any], out: dict[str, str]) -> None:
+    """A submitted dialog's text fields, by custom_id, in order (what discord.py reads into a
+    :class:`TableDialog`'s fields when it routes the submit)."""
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        if "custom_id" in component and "value" in component:
+            out[str(component["custom_id"])] = str(component["value"] or "")
+        dialog_fields(component.get("components") or [], out)
+        inner = component.get("component")
+        if isinstance(inner, dict):
+            dialog_fields([inner], out)

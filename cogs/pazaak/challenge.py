@@ -236,7 +236,7 @@ class ChallengeActs(TableKit):
         await self.redraw_challenge(row.id, via=interaction)
         await self.publisher.publish(outcome.table_id)  # the board and the hands
         if row.personality is not None:  # the bot plays the challenger: it greets the table
-            self.bot.dispatch("npc_talk", outcome.table_id, row.challenger, "seated")
+            self.bot.dispatch("npc_talk", outcome.table_id, row.challenger, "seated", row.id)
         marks = await services.surfaces.marks(outcome.table_id)
         if marks.message_id is None:  # the publisher tries again shortly, and on any click
             await answer(interaction, t(lang, "pazaak.challenge.board_failed"), ephemeral=True)

@@ -197,7 +197,7 @@ class Pegaz(
         if gambler is not None:  # seated first: a crash in between leaves it the GM's to play
             await services.npcs.seat(table_id, who.id, gambler)
             self.bot.npc_players.notice(await services.tables.get(table_id))
-            self.bot.dispatch("npc_talk", table_id, who.id, "seated")
+            self.bot.dispatch("npc_talk", table_id, who.id, "seated", table_id + who.id)
         await answer(interaction, text)
 
     @app_commands.command(name="odds", description="A hand's exact chance to beat a random hand.")
