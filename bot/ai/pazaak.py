@@ -7,9 +7,10 @@ can read the other hand or the pool's order. The levels:
 - ``novice``: the same, plus a hand card to save a bust or to reach exactly 20.
 - ``regular``: reads the opponent's total and stand, plays the card a turn needs, the cheapest one
   that does, and spends cards on 18 or 19 only when the match is short of sets.
-- ``master``: expectimax over the rest of the set. Draws come from
-  :func:`~bot.rules.pazaak.unseen_pool`; the opponent's hand is any side card there is (the
-  chance that it holds a card for a need is exact, not sampled); a set's result is valued as the
+- ``master``: expectimax over the rest of the set (:mod:`bot.ai.pazaak_master`). Draws come
+  from :func:`~bot.rules.pazaak.unseen_pool`. The opponent is imagined to play as most players
+  do (Novice's way), its hand cards being any side card there is: the chance that it holds a
+  card for a need is computed exactly rather than sampled. A set's result is valued as the
   chance to win the match, given the sets and the hand cards each player keeps.
 
 With the table option ``skills``, Regular and Master use Luck's redraw on a bad draw, and a style

@@ -71,8 +71,8 @@ class _Search:
     the viewer played a T this set, and how many hand cards the opponent holds. Every draw
     follows the pool as it is now. The viewer plays at most one more hand card this set, one
     that saves a bust or reaches 17..20 (a D doubles the draw; a flip is played only now, when
-    its effect is known). The opponent plays as :func:`opp_moves` imagines and stands on 17 or
-    more.
+    its effect is known). The opponent plays its cards as :func:`opp_moves` imagines and stands
+    on 17 or more, or as soon as it is ahead of the viewer's stand.
     """
 
     def __init__(self, turn: Turn, hand: Sequence[SideCard], counts: Sequence[int]) -> None:
@@ -200,7 +200,7 @@ class _Search:
 
     def answers(self, to: int, ko: int, stand: int) -> Answer:
         """How the opponent's turns against a stand on ``stand`` end, by the cards it keeps:
-        the chances that the viewer wins (a bust, or a stand behind), loses, tied."""
+        the chances that the viewer wins (a bust, or a stand behind), loses, ties."""
         key = (to, ko, stand)
         found = self._answers.get(key)
         if found is None:

@@ -143,9 +143,8 @@ def wanted(turn: Turn, candidates: Sequence[Play]) -> Play | None:
         if total > stand:
             return None
         beat = [p for p in candidates if stand < p.total <= TARGET]
-        return cheapest(beat) or (
-            cheapest([p for p in candidates if p.total == stand]) if stand >= 18 else None
-        )
+        tie = [p for p in candidates if p.total == stand > total] if stand >= 18 else []
+        return cheapest(beat) or cheapest(tie)
     twenty = cheapest([p for p in candidates if p.total == TARGET and total >= 14])
     if twenty is not None:
         return twenty
@@ -157,15 +156,17 @@ def wanted(turn: Turn, candidates: Sequence[Play]) -> Play | None:
 
 # --- what a set is worth in the match (the Master's yardstick) ----------------------------------
 
-SET_EDGE = 0.14
+# The model's figures are fitted to the Master's sets against itself, as
+# ``bench/ai_pazaak.py --calibrate master`` prints them (3,000 matches, the bench's side deck).
+SET_EDGE = 0.11
 """How much each hand card more than the opponent's adds to one's chance to win a set that is
 not tied."""
-SET_TIE = 0.14
+SET_TIE = 0.12
 """How often a set is tied when neither player holds a card..."""
-TIE_PER_CARD = 0.037
+TIE_PER_CARD = 0.036
 """...and how much more often for each card either holds."""
-CARD_USE = 0.6
-"""How often a player with hand cards spends one in a set."""
+CARD_USE = (0.0, 0.29, 0.44, 0.52, 0.55)
+"""How many hand cards a player spends in a set, on average, by how many it holds."""
 LUCK_WORTH = 0.02
 """What an unused redraw is worth, in chances to win the match."""
 
@@ -206,7 +207,9 @@ def match_values(sets_to_win: int) -> tuple[tuple[tuple[tuple[float, ...], ...],
 
 
 def card_uses(cards: int) -> tuple[tuple[int, float], ...]:
-    return ((0, 1 - CARD_USE), (1, CARD_USE)) if cards else ((0, 1.0),)
+    """``(cards spent, chance)`` in a set: one, or none."""
+    use = CARD_USE[cards]
+    return ((0, 1 - use), (1, use)) if cards else ((0, 1.0),)
 
 
 def match_value(sets_to_win: int, a: int, b: int, mine: float, theirs: int) -> float:

@@ -93,7 +93,7 @@ def play_out(
     return moves
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     setup=matches(skills=False),
     styles=st.tuples(st.sampled_from(STYLES), st.sampled_from(STYLES)),
@@ -107,7 +107,7 @@ def test_every_level_makes_only_legal_moves(
     assert play_out(setup, styles, seed) > 0
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     setup=matches(skills=True),
     styles=st.tuples(st.sampled_from(STYLES), st.sampled_from(STYLES)),
