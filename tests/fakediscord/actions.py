@@ -1,5 +1,6 @@
 """What people do in Discord, as test helpers: slash commands, clicks, selects, modals, typing,
-and what admins do: the bot's permissions, webhooks made or deleted by hand."""
+and what admins do: the bot's permissions (in the guild or one channel), webhooks made or deleted
+by hand, threads archived by a moderator; and reading what the bot made: threads, emojis."""
 
 # ruff: noqa: ASYNC109 (wait helpers take ``timeout=`` on purpose: it reads best in tests)
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.fakediscord.emojis import FakeEmoji
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import (
     APPLICATION_COMMAND,
@@ -17,7 +19,15 @@ from tests.fakediscord.interactions import (
     new_interaction,
 )
 from tests.fakediscord.messages import BUTTON, SELECT_TYPES, FakeMessage
-from tests.fakediscord.models import DM, FakeChannel, FakeGuild, FakeMember, FakeUser
+from tests.fakediscord.models import (
+    DM,
+    MEMBER_OVERWRITE,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeUser,
+    now,
+)
 from tests.fakediscord.payloads import (
     button_data,
     command_data,
@@ -27,6 +37,7 @@ from tests.fakediscord.payloads import (
     select_data,
 )
 from tests.fakediscord.state import FakeState
+from tests.fakediscord.threads import FakeThread
 from tests.fakediscord.webhooks import FakeWebhook
 
 Person = FakeUser | FakeMember
@@ -226,6 +237,24 @@ class Actions:
         role = where.member(self.state.bot_user).roles[0]
         where.set_permissions(role, role.permissions & ~permissions)
 
+    def deny_bot(self, permissions: int, *, channel: FakeChannel | int | None = None) -> None:
+        """Deny the bot ``permissions`` in one channel (and its threads) by a member overwrite,
+        as an admin does in the channel's settings; ``deny_bot(0)`` lifts it. E.g.
+        ``CREATE_PUBLIC_THREADS`` or ``SEND_MESSAGES_IN_THREADS``: the bot then gets 403/50013."""
+        where = self._where(channel).permission_source
+        bot_id = self.state.bot_user.id
+        where.overwrites.pop(bot_id, None)
+        if permissions:
+            where.overwrites[bot_id] = (MEMBER_OVERWRITE, 0, permissions)
+        self.state.emit("CHANNEL_UPDATE", where.payload())
+        self.state.notify()
+
+    def archive_thread(self, thread: FakeThread, *, locked: bool = False) -> None:
+        """A moderator archives (and perhaps locks) the thread; the bot hears THREAD_UPDATE."""
+        thread.archived, thread.locked, thread.archived_at = True, thread.locked or locked, now()
+        self.state.emit("THREAD_UPDATE", thread.payload())
+        self.state.notify()
+
     def add_webhook(
         self, name: str, *, channel: FakeChannel | int | None = None, by: Person | None = None
     ) -> FakeWebhook:
@@ -245,6 +274,37 @@ class Actions:
     def webhooks(self, channel: FakeChannel | int | None = None) -> list[FakeWebhook]:
         """The channel's webhooks (the default guild's text channel's), oldest first."""
         return self.state.channel_webhooks(self._where(channel))
+
+    def threads(self, channel: FakeChannel | int | None = None) -> list[FakeThread]:
+        """The threads started in the channel (the default guild's text channel), oldest first,
+        archived ones included: each has ``messages``, ``archived``, ``locked``, ``name``."""
+        where = self._where(channel)
+        found = [c for c in self.state.channels.values() if isinstance(c, FakeThread)]
+        return [thread for thread in found if thread.parent is where]
+
+    def emojis(self) -> list[FakeEmoji]:
+        """The application's emojis, oldest first (``name``, ``image`` bytes, ``mention``)."""
+        return list(self.state.emojis.values())
+
+    @property
+    def refuse_emoji_uploads(self) -> bool:
+        """While true, every application emoji upload gets 403/50013 Missing Permissions."""
+        return self.state.refuse_emoji_uploads
+
+    @refuse_emoji_uploads.setter
+    def refuse_emoji_uploads(self, refuse: bool) -> None:
+        self.state.refuse_emoji_uploads = refuse
+
+    @property
+    def emoji_warnings(self) -> list[str]:
+        """Custom emojis the bot wrote in text (``<:name:id>``) that it cannot use: Discord
+        shows them as plain text. Each fails the test at teardown unless taken."""
+        return self.state.emoji_warnings
+
+    def take_emoji_warnings(self) -> list[str]:
+        taken = list(self.state.emoji_warnings)
+        self.state.emoji_warnings.clear()
+        return taken
 
     def channel(self, channel: FakeChannel | int) -> FakeChannel:
         return self.state.channels[channel if isinstance(channel, int) else channel.id]

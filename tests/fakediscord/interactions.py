@@ -174,7 +174,7 @@ def new_interaction(
             "guild_locale": guild.locale,
             "member": member.payload(with_permissions=True),
             "channel": interaction_channel_payload(channel, member.permissions),
-            "app_permissions": str(bot_member.permissions),
+            "app_permissions": str(bot_member.permissions_in(channel)),
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": GUILD_CONTEXT,
         }

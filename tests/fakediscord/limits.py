@@ -12,33 +12,52 @@ documented Discord rule:
   neither "clyde" nor "discord", in any case; that ``username`` is 1-80 characters (the spec's
   union with a body without ``username`` lets any length through); ``avatar_url`` is an http(s)
   URL;
+- Components V2 (the IS_COMPONENTS_V2 flag, which an edit cannot remove; an edit of such a
+  message is checked as one): no ``content``, ``embeds``, ``poll`` or stickers; at most 40
+  components in all, nested ones (a section's accessory too) included; at most 4000 characters
+  across every TextDisplay; a media gallery holds 1-10 items; a File component names an upload
+  (``attachment://``);
 - legacy components (no IS_COMPONENTS_V2 flag): at most 5 action rows, only action rows at the top
   level, at most 5 buttons per row, a select menu alone in its row; every custom_id 1-100 characters
   and unique in the message; a button has a custom_id unless it is a link (url) or premium button;
   label <= 80; select: <= 25 options, placeholder <= 150, 0 <= min_values <= max_values <= 25;
 - modals: title 1-45, custom_id <= 100, 1-5 top-level components;
+- application emojis: name 2-32 characters of ``[A-Za-z0-9_]``; the image a ``data:`` URI of
+  PNG, JPEG, GIF or WebP (its bytes must be what it says) of at most 256 KiB;
 - autocomplete results: at most 25 choices, name 1-100;
-- application commands (chat input): name matches ``^[-_\\p{L}\\p{N}]{1,32}$`` and is lowercase
-  (Python's ``[-\\w]`` stands in for the Unicode classes), description 1-100; the same rules for
-  every ``name_localizations`` / ``description_localizations`` value and for every option; at most
-  25 options and 25 choices; required options before optional ones; names unique per level and
+- application commands (chat input; the checks are in ``limits_commands.py``): name matches
+  ``^[-_\\p{L}\\p{N}]{1,32}$`` and is lowercase (Python's ``[-\\w]`` stands in for the Unicode
+  classes), description 1-100; the same rules for every ``name_localizations`` /
+  ``description_localizations`` value and for every option; at most 25 options and 25 choices;
+  required options before optional ones; names unique per level and
   per command type in one bulk update.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Generator, Iterator
 from typing import Any
 
+from tests.fakediscord.limits_commands import check_command
+
 Problem = tuple[str, str]  # (field, message)
 
 COMPONENTS_V2 = 1 << 15
-_NAME = re.compile(r"[-\w]{1,32}")
+V2_MAX_COMPONENTS, V2_MAX_TEXT, GALLERY_MAX = 40, 4000, 10
+_V2_EXCLUDES = ("content", "embeds", "poll", "sticker_ids")
+_TEXT_DISPLAY, _GALLERY, _FILE = 10, 12, 13
+EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+EMOJI_IMAGE = re.compile(
+    r"data:image/(?P<type>png|jpeg|gif|webp);base64,(?P<data>[A-Za-z0-9+/]*=*)"
+)
+EMOJI_MAX_BYTES, MAX_APPLICATION_EMOJIS = 256 * 1024, 2000
+_MAGIC = {"png": (b"\x89PNG\r\n\x1a\n",), "jpeg": (b"\xff\xd8\xff",), "gif": (b"GIF87a", b"GIF89a")}
 _ROW, _BUTTON, _TEXT_INPUT, _LABEL = 1, 2, 4, 18
 _SELECTS = {3, 5, 6, 7, 8}
 _LINK, _PREMIUM = 5, 6
-_SUBCOMMAND, _GROUP = 1, 2
 
 MESSAGE_ROUTES = {
     ("POST", "/channels/{channel_id}/messages"),
@@ -57,6 +76,10 @@ COMMAND_ROUTES = {
     ("PATCH", "/applications/{application_id}/commands/{command_id}"),
     ("PATCH", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}"),
 }
+EMOJI_ROUTES = {
+    ("POST", "/applications/{application_id}/emojis"),
+    ("PATCH", "/applications/{application_id}/emojis/{emoji_id}"),
+}
 CALLBACK_ROUTE = ("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
 WEBHOOK_CREATE_ROUTE = ("POST", "/channels/{channel_id}/webhooks")
 WEBHOOK_EXECUTE_ROUTE = ("POST", "/webhooks/{webhook_id}/{webhook_token}")
@@ -72,7 +95,14 @@ def _too_long(value: Any, limit: int) -> bool:
     return isinstance(value, str) and len(value) > limit
 
 
-def check_message(body: dict[str, Any], prefix: str = "") -> Iterator[Problem]:
+def check_message(
+    body: dict[str, Any], prefix: str = "", *, was_v2: bool = False
+) -> Iterator[Problem]:
+    """A message body's problems; ``was_v2``: it edits a message sent with IS_COMPONENTS_V2."""
+    flags = body.get("flags")
+    v2 = bool(int(flags or 0) & COMPONENTS_V2)
+    if was_v2 and flags is not None and not v2:
+        yield _join(prefix, "flags"), "the IS_COMPONENTS_V2 flag cannot be removed by an edit"
     content = body.get("content")
     if isinstance(content, str) and len(content) > 2000:
         yield _join(prefix, "content"), f"must be 2000 or fewer in length (got {len(content)})"
@@ -92,10 +122,12 @@ def check_message(body: dict[str, Any], prefix: str = "") -> Iterator[Problem]:
                 where = _join(prefix, "allowed_mentions")
                 yield where, f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive'
     components = body.get("components") or []
-    if not int(body.get("flags") or 0) & COMPONENTS_V2:
+    if v2 or was_v2:
+        yield from _check_v2(body, components, prefix)
+    else:
         yield from _check_legacy_rows(components, _join(prefix, "components"))
     seen: set[str] = set()
-    for field, component in _walk(components, _join(prefix, "components")):
+    for field, component in walk_fields(components, _join(prefix, "components")):
         yield from _check_component(component, field, seen)
 
 
@@ -129,16 +161,68 @@ def _check_embed(embed: dict[str, Any], field: str) -> Generator[Problem, None, 
     return size
 
 
-def _walk(components: list[Any], field: str) -> Iterator[tuple[str, dict[str, Any]]]:
+def walk_fields(components: list[Any], field: str) -> Iterator[tuple[str, dict[str, Any]]]:
     for index, component in enumerate(components):
         if not isinstance(component, dict):
             continue
         where = _join(field, index)
         yield where, component
-        yield from _walk(component.get("components") or [], _join(where, "components"))
+        yield from walk_fields(component.get("components") or [], _join(where, "components"))
         for key in ("accessory", "component"):
             if isinstance(component.get(key), dict):
                 yield _join(where, key), component[key]
+
+
+def _check_v2(body: dict[str, Any], components: list[Any], prefix: str) -> Iterator[Problem]:
+    for key in _V2_EXCLUDES:
+        if body.get(key):
+            yield _join(prefix, key), "cannot be sent with the IS_COMPONENTS_V2 flag"
+    found = list(walk_fields(components, _join(prefix, "components")))
+    if len(found) > V2_MAX_COMPONENTS:
+        yield (
+            _join(prefix, "components"),
+            f"at most {V2_MAX_COMPONENTS} components, nested ones included (got {len(found)})",
+        )
+    texts = [str(c.get("content") or "") for _, c in found if c.get("type") == _TEXT_DISPLAY]
+    if sum(map(len, texts)) > V2_MAX_TEXT:
+        yield (
+            _join(prefix, "components"),
+            f"text displays hold {sum(map(len, texts))} characters; the limit is {V2_MAX_TEXT}",
+        )
+    for field, component in found:
+        items = component.get("items")
+        if component.get("type") == _GALLERY and not 1 <= len(items or []) <= GALLERY_MAX:
+            yield (
+                _join(field, "items"),
+                f"a media gallery holds 1-10 items (got {len(items or [])})",
+            )
+        url = str((component.get("file") or {}).get("url") or "")
+        if component.get("type") == _FILE and not url.startswith("attachment://"):
+            yield _join(field, "file", "url"), f"{url!r} must name an upload (attachment://...)"
+
+
+def check_emoji(body: dict[str, Any], *, create: bool) -> Iterator[Problem]:
+    """An application emoji's name and (on create) its image."""
+    name = body.get("name")
+    if (create or name is not None) and not EMOJI_NAME.fullmatch(str(name or "")):
+        yield "name", f"{name!r} must be 2-32 characters of A-Z, a-z, 0-9 and _"
+    if not create:
+        return
+    match = EMOJI_IMAGE.fullmatch(str(body.get("image") or ""))
+    if match is None:
+        yield "image", "must be a data URI (data:image/png|jpeg|gif|webp;base64,...)"
+        return
+    try:
+        data = base64.b64decode(match["data"], validate=True)
+    except binascii.Error:
+        yield "image", "is not valid base64"
+        return
+    if len(data) > EMOJI_MAX_BYTES:
+        yield "image", f"must be {EMOJI_MAX_BYTES // 1024} KiB or smaller (got {len(data)} bytes)"
+    kind = match["type"]
+    is_webp = data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+    if not (is_webp if kind == "webp" else data.startswith(_MAGIC[kind])):
+        yield "image", f"the bytes are not a {kind} image"
 
 
 def _check_legacy_rows(rows: list[Any], field: str) -> Iterator[Problem]:
@@ -199,7 +283,7 @@ def check_modal(data: dict[str, Any], prefix: str) -> Iterator[Problem]:
     custom_id = data.get("custom_id")
     if _too_long(custom_id, 100):
         yield _join(prefix, "custom_id"), "must be 100 or fewer in length"
-    for field, component in _walk(components, _join(prefix, "components")):
+    for field, component in walk_fields(components, _join(prefix, "components")):
         yield from _check_component(component, field, seen)
         if component.get("type") in (_TEXT_INPUT, _LABEL) and _too_long(component.get("label"), 45):
             yield _join(field, "label"), "must be 45 or fewer in length"
@@ -213,59 +297,6 @@ def check_choices(data: dict[str, Any], prefix: str) -> Iterator[Problem]:
         name = choice.get("name") or ""
         if not 1 <= len(name) <= 100:
             yield _join(prefix, "choices", index, "name"), "must be 1-100 in length"
-
-
-def _check_name(name: Any, field: str, lowercase: bool) -> Iterator[Problem]:
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        yield field, f"{name!r} does not match ^[-_\\p{{L}}\\p{{N}}]{{1,32}}$"
-    elif lowercase and name != name.lower():
-        yield field, f"{name!r} must be lowercase"
-
-
-def _check_description(text: Any, field: str) -> Iterator[Problem]:
-    if not isinstance(text, str) or not 1 <= len(text) <= 100:
-        length = len(text) if isinstance(text, str) else 0
-        yield field, f"must be 1-100 in length (got {length})"
-
-
-def _check_named(item: dict[str, Any], field: str) -> Iterator[Problem]:
-    """Name, description and their localisations for a chat-input command or an option."""
-    yield from _check_name(item.get("name"), _join(field, "name"), lowercase=True)
-    yield from _check_description(item.get("description"), _join(field, "description"))
-    for locale, name in (item.get("name_localizations") or {}).items():
-        yield from _check_name(name, _join(field, "name_localizations", locale), lowercase=True)
-    for locale, text in (item.get("description_localizations") or {}).items():
-        yield from _check_description(text, _join(field, "description_localizations", locale))
-
-
-def _check_options(options: list[Any], field: str) -> Iterator[Problem]:
-    if len(options) > 25:
-        yield field, f"at most 25 options (got {len(options)})"
-    names: set[str] = set()
-    optional_seen = False
-    for index, option in enumerate(options):
-        where = _join(field, index)
-        yield from _check_named(option, where)
-        if option.get("name") in names:
-            yield _join(where, "name"), f"duplicate option name {option.get('name')!r}"
-        names.add(option.get("name"))
-        if option.get("type") in (_SUBCOMMAND, _GROUP):
-            yield from _check_options(option.get("options") or [], _join(where, "options"))
-            continue
-        if option.get("required"):
-            if optional_seen:
-                yield where, "required options must come before optional ones"
-        else:
-            optional_seen = True
-        choices = option.get("choices") or []
-        if len(choices) > 25:
-            yield _join(where, "choices"), f"at most 25 choices (got {len(choices)})"
-
-
-def check_command(command: dict[str, Any], field: str) -> Iterator[Problem]:
-    if command.get("type", 1) in (1, None):
-        yield from _check_named(command, field)
-        yield from _check_options(command.get("options") or [], _join(field, "options"))
 
 
 def check_webhook_name(name: Any, field: str) -> Iterator[Problem]:
@@ -283,14 +314,15 @@ def check_execute(body: dict[str, Any]) -> Iterator[Problem]:
         yield "avatar_url", f"{avatar_url!r} is not a well formed URL"
 
 
-def check_limits(method: str, template: str, body: Any) -> list[Problem]:
-    """Every extra-limit problem for a JSON body sent to ``method template``."""
+def check_limits(method: str, template: str, body: Any, *, was_v2: bool = False) -> list[Problem]:
+    """Every extra-limit problem for a JSON body sent to ``method template``; ``was_v2``: the
+    body edits a message sent with IS_COMPONENTS_V2."""
     route = (method, template)
     problems: list[Problem] = []
     if not isinstance(body, dict | list):
         return problems
     if route in MESSAGE_ROUTES and isinstance(body, dict):
-        problems += check_message(body)
+        problems += check_message(body, was_v2=was_v2)
         if route == WEBHOOK_EXECUTE_ROUTE:
             problems += check_execute(body)
     elif route == WEBHOOK_CREATE_ROUTE and isinstance(body, dict):
@@ -299,11 +331,13 @@ def check_limits(method: str, template: str, body: Any) -> list[Problem]:
         data = body.get("data") or {}
         kind = body.get("type")
         if kind in (4, 5, 7):
-            problems += check_message(data, "data")
+            problems += check_message(data, "data", was_v2=was_v2 and kind == 7)
         elif kind == 8:
             problems += check_choices(data, "data")
         elif kind == 9:
             problems += check_modal(data, "data")
+    elif route in EMOJI_ROUTES and isinstance(body, dict):
+        problems += check_emoji(body, create=method == "POST")
     elif route in COMMAND_LIST_ROUTES and isinstance(body, list):
         seen: set[tuple[Any, Any]] = set()
         for index, command in enumerate(body):

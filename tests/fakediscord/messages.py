@@ -12,6 +12,10 @@ from tests.fakediscord.models import EPHEMERAL, LOADING, FakeChannel, FakeUser, 
 
 BUTTON = 2
 SELECT_TYPES = {3, 5, 6, 7, 8}
+TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE = 10, 11, 12, 13
+COMPONENTS_V2 = 1 << 15
+HAS_THREAD = 1 << 5
+ATTACHMENT_SCHEME = "attachment://"
 EDITABLE = ("content", "embeds", "components", "flags", "attachments", "poll")
 
 
@@ -39,6 +43,35 @@ def _normalise_components(components: list[Any], counter: list[int]) -> list[dic
                 item[key] = _normalise_components([item[key]], counter)[0]
         out.append(item)
     return out
+
+
+def media_items(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every unfurled media item (``{"url": ...}``) of thumbnails, galleries and files."""
+    for component in walk_components(components):
+        kind = component.get("type")
+        if kind == THUMBNAIL and isinstance(component.get("media"), dict):
+            yield component["media"]
+        elif kind == FILE and isinstance(component.get("file"), dict):
+            yield component["file"]
+        elif kind == MEDIA_GALLERY:
+            for item in component.get("items") or []:
+                if isinstance(item, dict) and isinstance(item.get("media"), dict):
+                    yield item["media"]
+
+
+def _resolve_media(components: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> None:
+    """Echo ``attachment://name`` as Discord does: the attachment's URL and id."""
+    by_name = {a["filename"]: a for a in attachments}
+    for media in media_items(components):
+        url = str(media.get("url") or "")
+        attachment = by_name.get(url.removeprefix(ATTACHMENT_SCHEME))
+        if url.startswith(ATTACHMENT_SCHEME) and attachment is not None:
+            media.update(
+                url=attachment["url"],
+                proxy_url=attachment["proxy_url"],
+                content_type=attachment["content_type"],
+                attachment_id=attachment["id"],
+            )
 
 
 def _normalise_embed(embed: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +103,7 @@ class FakeMessage:
     poll: dict[str, Any] | None = None
     nonce: int | str | None = None
     avatar_url: str | None = None  # a webhook message's avatar override
+    thread: Any = None  # the FakeThread this message started (threads.py)
     mentions: list[FakeUser] = field(default_factory=list)  # who it pings (mentions.py)
     mention_roles: list[int] = field(default_factory=list)
     mention_everyone: bool = False
@@ -95,6 +129,23 @@ class FakeMessage:
     def edits(self) -> list[dict[str, Any]]:
         """Earlier versions, oldest first (each a dict of the editable fields)."""
         return list(self.history)
+
+    @property
+    def components_v2(self) -> bool:
+        """Sent with IS_COMPONENTS_V2: a layout of containers, sections and text displays."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    def texts(self) -> list[str]:
+        """The content of every TextDisplay, in document order (nested ones included)."""
+        found = walk_components(self.components)
+        return [c.get("content") or "" for c in found if c.get("type") == TEXT_DISPLAY]
+
+    def media(self) -> list[dict[str, Any]]:
+        """Every media gallery item (``media``, ``description``, ``spoiler``), in order; an
+        ``attachment://`` URL is shown resolved to its attachment, as Discord echoes it."""
+        found = walk_components(self.components)
+        galleries = [c for c in found if c.get("type") == MEDIA_GALLERY]
+        return [item for gallery in galleries for item in gallery.get("items") or []]
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -156,6 +207,7 @@ class FakeMessage:
             self.flags = (int(body["flags"]) & ~(LOADING | EPHEMERAL)) | (self.flags & EPHEMERAL)
         if "poll" in body:
             self.poll = body["poll"]
+        _resolve_media(self.components, self.attachments)
         if edit:
             self.flags &= ~LOADING
 
@@ -188,8 +240,10 @@ class FakeMessage:
             "embeds": copy.deepcopy(self.embeds),
             "components": copy.deepcopy(self.components),
             "pinned": False,
-            "flags": self.flags,
+            "flags": self.flags | (HAS_THREAD if self.thread is not None else 0),
         }
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
         optional = {
             "interaction_metadata": self.interaction_metadata,
             "interaction": self.interaction,

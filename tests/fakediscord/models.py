@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tests.fakediscord.messages import FakeMessage
     from tests.fakediscord.state import FakeState
+    from tests.fakediscord.threads import FakeThread
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
@@ -20,6 +21,10 @@ LOADING = 1 << 7
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
 MANAGE_WEBHOOKS = 1 << 29
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 DEFAULT_PERMISSIONS = (
     (1 << 6)  # ADD_REACTIONS
@@ -29,10 +34,13 @@ DEFAULT_PERMISSIONS = (
     | (1 << 15)  # ATTACH_FILES
     | (1 << 16)  # READ_MESSAGE_HISTORY
     | (1 << 31)  # USE_APPLICATION_COMMANDS
-    | (1 << 38)  # SEND_MESSAGES_IN_THREADS
+    | CREATE_PUBLIC_THREADS  # Discord's @everyone has the thread permissions by default
+    | CREATE_PRIVATE_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 
-TEXT, DM = 0, 1
+TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+ROLE_OVERWRITE, MEMBER_OVERWRITE = 0, 1
 
 
 class Snowflakes:
@@ -132,6 +140,9 @@ class FakeChannel:
     position: int = 0
     recipient: FakeUser | None = None
     history: list[FakeMessage] = field(default_factory=list)
+    overwrites: dict[int, tuple[int, int, int]] = field(
+        default_factory=dict
+    )  # id: type, allow, deny
 
     @property
     def mention(self) -> str:
@@ -141,6 +152,11 @@ class FakeChannel:
     def messages(self) -> list[FakeMessage]:
         """What everyone sees in the channel: not deleted, not ephemeral, oldest first."""
         return [m for m in self.history if not m.deleted and m.ephemeral_to is None]
+
+    @property
+    def permission_source(self) -> FakeChannel:
+        """The channel whose overwrites apply here (a thread's are its parent's)."""
+        return self
 
     @property
     def last_message(self) -> FakeMessage | None:
@@ -165,7 +181,10 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (kind, allow, deny) in self.overwrites.items()
+            ],
             "nsfw": False,
             "topic": None,
             "last_message_id": last_id,
@@ -200,6 +219,25 @@ class FakeMember:
             value |= role.permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
+    def permissions_in(self, channel: FakeChannel) -> int:
+        """Guild permissions with the channel's overwrites applied, in Discord's order:
+        @everyone's, then the member's roles' together, then the member's own."""
+        value = self.permissions
+        if value == ALL_PERMISSIONS:
+            return value
+        overwrites = channel.permission_source.overwrites
+        role_ids = {role.id for role in self.roles}
+        steps = [overwrites.get(self.guild.id)]
+        allow = deny = 0
+        for target, (kind, allowed, denied) in overwrites.items():
+            if kind == ROLE_OVERWRITE and target in role_ids:
+                allow, deny = allow | allowed, deny | denied
+        steps += [(ROLE_OVERWRITE, allow, deny), overwrites.get(self.user.id)]
+        for step in steps:
+            if step is not None:
+                value = (value & ~step[2]) | step[1]
+        return value
+
     def payload(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roles": [str(role.id) for role in self.roles],
@@ -233,6 +271,7 @@ class FakeGuild:
     roles: dict[int, FakeRole] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    threads: dict[int, FakeThread] = field(default_factory=dict)
 
     @property
     def everyone(self) -> FakeRole:
@@ -336,7 +375,7 @@ class FakeGuild:
             "emojis": [],
             "stickers": [],
             "channels": [channel.payload() for channel in self.channels.values()],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads.values() if not t.archived],
             "members": [member.payload() for member in self.members.values()],
             "voice_states": [],
             "presences": [],

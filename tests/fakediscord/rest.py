@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
@@ -27,6 +27,13 @@ from tests.fakediscord.api import (
     read_body,
     snowflake_arg,
     unknown,
+)
+from tests.fakediscord.checks import (
+    attachment_problems,
+    component_emoji_problems,
+    message_body,
+    target_message,
+    text_emoji_warnings,
 )
 from tests.fakediscord.crash import Credentials, Hold, withhold
 from tests.fakediscord.faults import Faults
@@ -162,7 +169,9 @@ async def _serve(
             return json_response(payload, status=429, headers=headers)
         elif fault.kind == "error":
             raise DiscordError(fault.status, fault.code, fault.message)
-    violations = validate(ctx, request.method, record.path, record.template, body.json)
+    violations = validate(
+        ctx, request.method, record.path, record.template, body.json, request.match_info, record
+    )
     if violations:
         ctx.state.record_violations(violations)
         if hold is None:
@@ -178,15 +187,32 @@ async def _serve(
 
 
 def validate(
-    ctx: RestContext, method: str, path: str, template: str | None, body: Any
+    ctx: RestContext,
+    method: str,
+    path: str,
+    template: str | None,
+    body: Any,
+    params: Mapping[str, str],
+    record: RequestRecord,
 ) -> list[Violation]:
-    """The spec's verdict (when the spec is there) plus the extra limits from limits.py."""
+    """The spec's verdict (when the spec is there), the extra limits from limits.py and the checks
+    that need the fake's state (checks.py); text emoji warnings go to ``state.emoji_warnings``."""
     if body is None:
         return []
     violations = ctx.spec.validate(method, path, body) if ctx.spec is not None else []
-    if template is not None:
-        for field, message in check_limits(method, template, body):
-            violations.append(Violation(method, template, field, message, source="limit"))
+    if template is None:
+        return violations
+    target = target_message(ctx.state, method, template, params, body)
+    problems = check_limits(method, template, body, was_v2=bool(target and target.components_v2))
+    sent = message_body(method, template, body)
+    if sent is not None:
+        message, prefix = sent
+        problems += component_emoji_problems(ctx.state, message, prefix)
+        problems += attachment_problems(message, prefix, record.files, target)
+        for emoji in text_emoji_warnings(ctx.state, message):
+            ctx.state.emoji_warnings.append(f"{method} {path}: {emoji} is no emoji the bot has")
+    for field, message_text in problems:
+        violations.append(Violation(method, template, field, message_text, source="limit"))
     return violations
 
 

@@ -1,4 +1,6 @@
-"""Channel and DM messages: create, get, list, edit, delete; opening a DM channel.
+"""Channel, thread and DM messages: create, get, list, edit, delete; opening a DM channel.
+
+Sending to a thread, or editing in one, follows the rules in ``threads.py``.
 
 A create with ``nonce`` and ``enforce_nonce: true`` is idempotent, as on Discord: if the same
 author created a message in the channel with that nonce within ``state.nonce_seconds`` (5
@@ -26,6 +28,7 @@ from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import DM, FakeChannel
 from tests.fakediscord.rest import RECORD, RestContext, RouteTable
 from tests.fakediscord.state import FakeState
+from tests.fakediscord.threads import check_send
 
 CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
 
@@ -116,6 +119,7 @@ class MessageRoutes:
         body, files = body_of(request) or {}, files_of(request)
         if channel.type == DM and channel.recipient is not None and not channel.recipient.dms_open:
             raise CANNOT_DM
+        check_send(self.state.guilds.get(channel.guild_id or 0), channel)
         if is_empty(body, files):
             raise DiscordError(400, 50006, "Cannot send an empty message")
         nonce = body.get("nonce")
@@ -154,6 +158,8 @@ class MessageRoutes:
         message = self._message(request)
         if message.author is not self.state.bot_user:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        guild = self.state.guilds.get(message.channel.guild_id or 0)
+        check_send(guild, message.channel, permissions=False)
         body = body_of(request) or {}
         apply_attachments(self.state, self.ctx.base_url(), message, body, files_of(request))
         self.state.edit_message(message, body)

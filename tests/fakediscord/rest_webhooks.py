@@ -20,7 +20,8 @@ Discord's rules that the fake enforces (each answered with Discord's error):
   ``with_components=true``; channel webhooks cannot send ephemeral messages;
 - creating or deleting a webhook fires WEBHOOKS_UPDATE.
 
-Threads are not modelled: ``thread_id`` is reported as unsupported, which fails the test.
+- ``thread_id`` posts in a thread of the webhook's channel (404/10003 for another; an archived
+  thread answers 400/50083).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from tests.fakediscord.models import EPHEMERAL, MANAGE_WEBHOOKS, FakeChannel
 from tests.fakediscord.rest import Handler, RestContext, RouteTable
 from tests.fakediscord.rest_interactions import WEBHOOK, InteractionRoutes
 from tests.fakediscord.rest_messages import apply_attachments, attachments_from, is_empty
+from tests.fakediscord.threads import FakeThread, check_send
 from tests.fakediscord.webhooks import FakeWebhook, image_hash
 
 CHANNEL_WEBHOOKS = "/channels/{channel_id}/webhooks"
@@ -157,9 +159,7 @@ class WebhookRoutes:
 
     async def execute(self, request: web.Request) -> web.Response:
         hook = self._hook(request)
-        if "thread_id" in request.query:
-            self.state.unsupported.append(f"POST {request.path} with thread_id (no threads)")
-            raise DiscordError(404, 0, "404: Not Found (the fake has no threads)")
+        where = self._thread(hook, request.query.get("thread_id"))
         body, files = dict(body_of(request) or {}), files_of(request)
         if hook.application_id is None and not _flag(request.query.get("with_components")):
             body.pop("components", None)
@@ -168,7 +168,7 @@ class WebhookRoutes:
         body["flags"] = int(body.get("flags") or 0) & ~EPHEMERAL
         username, avatar_url = body.get("username"), body.get("avatar_url")
         message = self.state.create_message(
-            hook.channel,
+            where,
             body,
             author=hook.author(username, avatar_url),
             attachments=attachments_from(self.state, self.ctx.base_url(), body, files),
@@ -179,6 +179,16 @@ class WebhookRoutes:
         if _flag(request.query.get("wait")):
             return json_response(message.payload())
         return no_content()
+
+    def _thread(self, hook: FakeWebhook, thread_id: str | None) -> FakeChannel:
+        """Where an execute posts: the webhook's channel, or a thread of it."""
+        if thread_id is None:
+            return hook.channel
+        thread = self.state.channels.get(int(thread_id)) if thread_id.isdigit() else None
+        if not isinstance(thread, FakeThread) or thread.parent is not hook.channel:
+            raise unknown("Channel", 10003)
+        check_send(self.state.guilds.get(thread.guild_id or 0), thread, permissions=False)
+        return thread
 
     def _message(self, request: web.Request) -> FakeMessage:
         hook = self._hook(request)

@@ -27,8 +27,10 @@ from tests.fakediscord.models import DEFAULT_PERMISSIONS, FakeChannel, FakeGuild
 from tests.fakediscord.openapi import SpecValidator, Violation, load_spec_validator
 from tests.fakediscord.ratelimits import Override, RateLimits, RateLimitStats
 from tests.fakediscord.rest import STATE, CoreRoutes, RestContext, make_middleware, not_implemented
+from tests.fakediscord.rest_emojis import EmojiRoutes
 from tests.fakediscord.rest_interactions import InteractionRoutes
 from tests.fakediscord.rest_messages import MessageRoutes
+from tests.fakediscord.rest_threads import ThreadRoutes
 from tests.fakediscord.rest_webhooks import WebhookRoutes
 from tests.fakediscord.state import FakeState, RequestRecord
 from tests.fakediscord.stats import RequestStats
@@ -85,6 +87,8 @@ class FakeDiscord(Actions):
         modules = (
             CoreRoutes(self.ctx),
             MessageRoutes(self.ctx),
+            ThreadRoutes(self.ctx),
+            EmojiRoutes(self.ctx),
             interactions,
             WebhookRoutes(self.ctx, interactions),
         )
@@ -215,8 +219,9 @@ class FakeDiscord(Actions):
         return taken
 
     def problems(self) -> list[str]:
-        """What fails a test at teardown: violations, unimplemented routes, crashes of the fake."""
-        found = [str(v) for v in self.state.violations]
+        """What fails a test at teardown: violations, unknown emojis in text (``emoji_warnings``),
+        unimplemented routes, crashes of the fake."""
+        found = [str(v) for v in self.state.violations] + self.state.emoji_warnings
         found += [f"the fake does not implement {route}" for route in self.state.unsupported]
         return found + [f"the fake crashed: {crash}" for crash in self.state.crashes]
 

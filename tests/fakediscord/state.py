@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tests.fakediscord.emojis import FakeEmoji
 from tests.fakediscord.mentions import resolve
 from tests.fakediscord.messages import FakeMessage
 from tests.fakediscord.models import (
@@ -68,6 +69,9 @@ class FakeState:
         self.files: dict[int, bytes] = {}  # attachment id -> the uploaded bytes
         self.dm_channels: dict[int, FakeChannel] = {}
         self.webhooks: dict[int, FakeWebhook] = {}  # channel webhooks that were not deleted
+        self.emojis: dict[int, FakeEmoji] = {}  # the application's emojis (emojis.py)
+        self.emoji_warnings: list[str] = []  # unknown custom emojis in message text
+        self.refuse_emoji_uploads = False
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
