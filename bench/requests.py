@@ -3,7 +3,7 @@
 Plays a 3-player Three-Card Pegasus game and a Pazaak match through the loopback fake Discord
 (``tests/fakediscord``) with the real bot, and prints, per move (a step a player made by
 clicking), the requests the bot sent: interaction responses (exempt from Discord's global limit
-of 50 requests a second) and rate-limited ones, with the routes of the rate-limited ones.
+of 50 requests a second) and rate-limited ones, with the routes of each.
 
 Run: ``python bench/requests.py [games]`` (default 3 of each, with other seeds each time).
 """
@@ -38,6 +38,8 @@ class Meter:
         self.limited = 0
         self.interaction = 0
         self.routes: Counter[str] = Counter()
+        self.answers: Counter[str] = Counter()
+        """The interaction requests by route (callbacks, follow-ups, original-response edits)."""
 
     async def move(self, make: MakeMove) -> None:
         mark = self.fake.mark()
@@ -49,6 +51,7 @@ class Meter:
         self.limited += stats.limited
         self.interaction += stats.interaction
         self.routes.update(stats.routes["limited"])
+        self.answers.update(stats.routes["interaction"])
 
 
 def _latest_dm(fake: FakeDiscord, user: object) -> FakeMessage:
@@ -178,8 +181,10 @@ async def main(games: int) -> None:
         meters = [await run(game, seed) for seed in range(1, games + 1)]
         per = [m.limited / m.moves for m in meters]
         routes: Counter[str] = Counter()
+        answers: Counter[str] = Counter()
         for m in meters:
             routes.update(m.routes)
+            answers.update(m.answers)
         moves = sum(m.moves for m in meters)
         print(
             f"{name}: {games} games, {moves} moves; rate-limited requests per move: "
@@ -188,6 +193,9 @@ async def main(games: int) -> None:
             f"{sum(m.interaction for m in meters) / moves:.2f}"
         )
         for route, n in routes.most_common():
+            print(f"    {n / moves:6.2f} per move  {route}")
+        print("  interaction requests:")
+        for route, n in answers.most_common():
             print(f"    {n / moves:6.2f} per move  {route}")
 
 
