@@ -22,10 +22,13 @@ from bot.config import Settings
 from bot.i18n import Translator
 from bot.npcs import NpcPlayers
 from bot.services import CharacterService, GuildService, PurseService, TableService
+from bot.services.books import BooksService
 from bot.services.challenges import ChallengeService
 from bot.services.clock import Clock, Sleeper, wall_clock, wall_sleeper
+from bot.services.history import HistoryService
 from bot.services.npcs import NpcService
 from bot.services.outcomes import TableOutcome
+from bot.services.stats import StatsService
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
 from bot.timers import TurnTimers
@@ -39,9 +42,11 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
     "cogs.characters",
     "cogs.purse",
     "cogs.gm",
+    "cogs.history",
     "cogs.pegaz",
     "cogs.pazaak",
     "cogs.npcs",
+    "cogs.stats",
 )
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0
@@ -115,6 +120,9 @@ class Services:
     surfaces: SurfaceService
     challenges: ChallengeService
     npcs: NpcService
+    history: HistoryService
+    books: BooksService
+    stats: StatsService
 
     @classmethod
     def build(
@@ -131,6 +139,9 @@ class Services:
             surfaces=surfaces,
             challenges=ChallengeService(db, tables, clock=clock, npcs=npcs),
             npcs=npcs,
+            history=HistoryService(db),
+            books=BooksService(db, clock=clock),
+            stats=StatsService(db),
         )
 
 

@@ -1,9 +1,12 @@
-"""GM tools: ``/gm role``, ``/settings language``, ``/table list`` and ``/table close``.
+"""GM tools: ``/gm role``, ``/settings language``, ``/table list``, ``/table close`` and
+``/table history`` (its pages: ``cogs.history``).
 
 ``/gm role`` needs Manage Server (it decides who the GMs are); the other settings and closing a
 table need a GM: both are discord.py checks (``cogs.common``). The three groups work only on a
 server. Closing a table cancels it through the table service, which gives every stake still in
-the pot back; the game's cog hears of it through ``on_table_outcome``.
+the pot back; the game's cog hears of it through ``on_table_outcome``. The GM's books
+(``/gm report``, ``/gm export``, ``/gm void``, ``/settings overdraft``) are declared here and
+run in ``cogs.books``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,18 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import tables as render
 from bot.services.errors import UnknownTable
-from cogs.common import TableNumber, gm_only, guild_id_of, manager_only, page_button
+from cogs import books
+from cogs.common import (
+    MAX_TABLE_ID,
+    CharacterName,
+    TableNumber,
+    all_names,
+    gm_only,
+    guild_id_of,
+    manager_only,
+    page_button,
+)
+from cogs.history import history_page
 from cogs.replies import Refused, answer, bot_of, guarded, lang_of
 
 if TYPE_CHECKING:
@@ -50,6 +64,59 @@ class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs
             text = t(lang, "gm.role.set", role=role.mention)
         await answer(interaction, text)
 
+    @app_commands.command(
+        name="report",
+        description="GM: the evening's books: results, pots, offerings, grants, corrections, "
+        "cheats, tables.",
+    )
+    @app_commands.describe(
+        since="From when: 3h or 1d back, or a UTC time such as 2026-12-01 18:00 (default: the "
+        "last report).",
+        public="Post it in the channel (without the cheats nobody caught).",
+    )
+    @gm_only()
+    async def report(
+        self,
+        interaction: discord.Interaction,
+        since: app_commands.Range[str, 1, 40] | None = None,
+        public: bool = False,
+    ) -> None:
+        await books.report(interaction, since, public)
+
+    @app_commands.command(name="export", description="GM: the ledger as CSV and JSON files.")
+    @app_commands.describe(character="Only this character's movements (default: the whole server).")
+    @app_commands.autocomplete(character=all_names)
+    @gm_only()
+    async def export(
+        self, interaction: discord.Interaction, character: CharacterName | None = None
+    ) -> None:
+        await books.export(interaction, character)
+
+    @app_commands.command(
+        name="void",
+        description="GM: undo a finished table, or one grant, take or payment, without erasing it.",
+    )
+    @app_commands.describe(
+        table="A finished table's number.",
+        movement="A grant's, take's or payment's number (see /gm export).",
+        overdraft="Let a purse go below zero if it must (when the server allows it).",
+    )
+    @gm_only()
+    async def void(
+        self,
+        interaction: discord.Interaction,
+        table: TableNumber | None = None,
+        movement: app_commands.Range[int, 1, MAX_TABLE_ID] | None = None,
+        overdraft: bool = False,
+    ) -> None:
+        await books.void(interaction, table, movement, overdraft)
+
+    @void.autocomplete("movement")
+    async def void_movement(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await books.movements(interaction, current)
+
 
 @app_commands.guild_only()
 class Settings(
@@ -72,6 +139,22 @@ class Settings(
     ) -> None:
         await self.bot.services.guilds.set_language(guild_id_of(interaction), language)
         await answer(interaction, t(language, "settings.language.set"))
+
+    @app_commands.command(
+        name="overdraft", description="GM: whether a correction may leave a purse below zero."
+    )
+    @app_commands.describe(state="On or off.")
+    @app_commands.choices(
+        state=[
+            app_commands.Choice(name="On", value="on"),
+            app_commands.Choice(name="Off", value="off"),
+        ]
+    )
+    @gm_only()
+    async def overdraft(
+        self, interaction: discord.Interaction, state: Literal["on", "off"]
+    ) -> None:
+        await books.set_overdraft(interaction, state == "on")
 
 
 class TablePageButton(
@@ -153,6 +236,15 @@ class Tables(
         names = await services.characters.names(render.refunds(outcome))
         lang = await lang_of(interaction)
         await answer(interaction, render.closed(lang, view, outcome, names), ephemeral=False)
+
+    @app_commands.command(
+        name="history",
+        description="A finished table's turn-by-turn history (with your own cards in your copy).",
+    )
+    @app_commands.describe(table="The table's number (see /table list).")
+    async def history(self, interaction: discord.Interaction, table: TableNumber) -> None:
+        embed, view = await history_page(interaction, table, 0)
+        await answer(interaction, embed=embed, view=view)
 
     @close.autocomplete("table")
     async def close_table(

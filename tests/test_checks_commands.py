@@ -30,8 +30,12 @@ GM_COMMANDS = {
     "pazaak take",
     "npc takeover",
     "npc handback",
+    "gm report",
+    "gm export",
+    "gm void",
+    "settings overdraft",
 }
-GUILD_GROUPS = {"character", "purse", "gm", "settings", "table", "npc"}
+GUILD_GROUPS = {"character", "purse", "gm", "settings", "table", "npc", "stats"}
 
 
 def test_exactly_the_gm_commands_carry_a_check(harness: BotHarness) -> None:
@@ -68,6 +72,10 @@ async def test_a_non_gm_is_refused_every_gm_command_as_before(
         ("pazaak take", {"character": "Greta", "cards": "+3"}),
         ("npc takeover", {"npc": "Grimbold"}),
         ("npc handback", {"npc": "Grimbold"}),
+        ("gm report", {}),
+        ("gm export", {}),
+        ("gm void", {"table": table}),
+        ("settings overdraft", {"state": "on"}),
     ]
     assert {command for command, _ in attempts} == GM_COMMANDS
     for command, options in attempts:

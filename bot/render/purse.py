@@ -78,6 +78,9 @@ def _what(lang: Lang, line: LedgerLine, names: Mapping[int, str]) -> str:
         other = names.get(line.other_character_id) or t(lang, "purse.history.someone")
         key = "purse.kind.transfer_in" if line.amount > 0 else "purse.kind.transfer_out"
         return t(lang, key, name=other)
+    if line.kind == "correction":  # a GM's void (``/gm void``) undid a table or a movement
+        key = "books.purse.voided_table" if line.table_id is not None else "books.purse.voided"
+        return t(lang, key, table=table)
     return t(lang, f"purse.kind.{line.kind}", table=table)
 
 

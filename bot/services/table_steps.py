@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.rules.common import OFFERING, POT, Account, GameRules, RulesError, Transfer
+from bot.services import stat_results
 from bot.services.errors import (
     AlreadyInMatch,
     PurseTooLow,
@@ -125,6 +126,8 @@ async def write_step(
     await _update_seats(tx, spec, before, seats)
     await tables.put_action_key(tx, key, before.id, version)
     next_seq = before.next_seq + len(events)
+    if status == "finished" and spec.game in stat_results.GAMES:
+        await _record_stats(tx, spec, before, at)
     if status in CLOSED:
         await tables.drop_snapshot(tx, before.id)
     elif codec is not None:
@@ -140,6 +143,14 @@ async def write_step(
         deadline=deadline,
     )
     return after, tuple(done)
+
+
+async def _record_stats(tx: Tx, spec: GameSpec, live: Live, at: int) -> None:
+    """Add the table that this step finished to the stats, from its own events and movements
+    (the ones written just now included), so the projection commits or rolls back with it."""
+    events = decode(spec.rules, await tables.events(tx, live.id))
+    finished = stat_results.Finished(live.id, live.guild_id, live.game, live.currency, at)
+    await stat_results.record_table(tx, finished, events)
 
 
 def _deadline(spec: GameSpec, before: Live, state: Any, at: int, timed_out: bool) -> int | None:

@@ -46,6 +46,7 @@ from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_reads import Seen
 from bot.services.table_rosters import Member
 from cogs.common import is_gm
+from cogs.history import HistoryScene
 from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, deferred_update, dialog_fields, grammar
 from cogs.kit.publisher import Publisher
@@ -185,7 +186,7 @@ class TableKit:
 
     def __init__(self, bot: SzulerniaBot, scene: Scene) -> None:
         self.bot = bot
-        self.publisher = Publisher(bot, scene)
+        self.publisher = Publisher(bot, HistoryScene(bot, scene))  # a closed board: "History"
         self._acts: dict[str, ActSpec] = {}
         for klass in reversed(type(self).__mro__):
             for value in vars(klass).values():

@@ -143,7 +143,7 @@ async def test_a_match_with_every_side_card(fake: FakeDiscord, harness: BotHarne
         "**Set 3**: Bastila wins, 17 to 15. Sets: Ahsoka 0–3 Bastila.",
         "**Bastila** wins the match 3–0 against Ahsoka. Bastila takes the pot: 500 cr.",
     ]
-    assert board.buttons == [] and board.content == ""
+    assert board.button_labels == ["History"] and board.content == ""
     assert len(board.history) == len(MATCH)  # one edit per move, never a new board
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
     for who, name, other in (("A", "Ahsoka", "Bastila"), ("B", "Bastila", "Ahsoka")):

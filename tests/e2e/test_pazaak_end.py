@@ -175,7 +175,7 @@ async def test_a_gm_closing_the_table_gives_both_wagers_back(
         "A GM closed this table: each wager went back to its purse.\n"
         "Table 1"
     )
-    assert board.buttons == []
+    assert board.button_labels == ["History"]
     for who, text in (("A", "Hand: +4 · +1 · +1 · +5"), ("B", "Hand: +5 · +1 · +1 · +5")):
         name, other = ("Ahsoka", "Bastila") if who == "A" else ("Bastila", "Ahsoka")
         assert table.hand_dm(who).text == (

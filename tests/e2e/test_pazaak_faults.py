@@ -152,7 +152,7 @@ async def test_a_refused_result_announcement_still_finishes_the_match(
     await settle(fake, harness, yes)
 
     assert [m.text for m in fake.ephemeral(bob)][-1] == "**Bastila** has forfeited."
-    assert board.buttons == [] and "Ahsoka wins" in board.embeds[0]["title"]
+    assert board.button_labels == ["History"] and "Ahsoka wins" in board.embeds[0]["title"]
     assert table.hand_dm("B").buttons == []
     assert (await table.balance("A"), await table.balance("B")) == (1100, 900)
 

@@ -73,7 +73,7 @@ async def test_a_restart_between_every_two_moves_loses_nothing(
         "**Bastila** wins the match 3–0 against Ahsoka. Bastila takes the pot: 200 cr.",
     ]
     assert board.embeds[0]["title"] == "Pazaak: Ahsoka vs Bastila · Bastila wins"
-    assert len(board.history) == len(MATCH) and board.buttons == []
+    assert len(board.history) == len(MATCH) and board.button_labels == ["History"]
     # the hand DMs were edited across the restarts, never sent again
     assert [len(fake.dms(alice)), len(fake.dms(bob))] == [1, 1]
     assert table.hand_dm("A").text == (

@@ -176,7 +176,7 @@ async def test_a_match_through_every_end_of_a_set(fake: FakeDiscord, harness: Bo
         "Cards played by Bastila: T as −1 (set 1), −6 (set 4), −5 (set 4), −4 (set 4)\n"
         "Table 1"
     )
-    assert len(board.history) == len(MATCH) and board.buttons == []
+    assert len(board.history) == len(MATCH) and board.button_labels == ["History"]
     assert table.hand_dm("A").text == (
         "Your hand: Ahsoka vs Bastila\n"
         "Hand: −6 · −5 · −3\n\n"

@@ -34,7 +34,7 @@ async def test_expelling_every_cheater_rolls_the_pot_over(
     assert await tv.purse(ann) == await tv.purse(ben) == GC - S  # nobody shares the pot
     await tv.books_balance(table_id=1, pot=2 * S)
 
-    assert table.button_labels == ["Next game (carry the pot)"]
+    assert table.button_labels == ["Next game (carry the pot)", "History"]
     opened = await tv.press(tv.gm, table, "Next game (carry the pot)")
     assert opened.content == "Table 2 is open in this channel."
     assert field(tv.table_message(2), "Pot") == "2 s"

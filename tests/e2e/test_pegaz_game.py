@@ -119,7 +119,7 @@ async def test_two_players_luck_both_an_unnoticed_cheat_raises_and_a_check(
 
     # The table message is the final summary; purses to the penny (pot 115 p, offering 11 p).
     assert table.embeds[0]["description"] == "🏆 **Alice** won 9 s 7 p.\nThe game is over."
-    assert table.button_labels == []
+    assert table.button_labels == ["History"]
     assert await tv.purse(alice) == GC - S - 26 - 39 + 115 - 11
     assert await tv.purse(bob) == GC - S - 26
     await tv.books_balance(table_id=1, pot=0)

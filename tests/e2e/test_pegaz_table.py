@@ -132,7 +132,7 @@ async def test_seating_leaving_starting_and_cancelling(
     )
     assert (await tv.press(tv.gm, table, "Cancel game")).content == "The table is closed."
     assert tv.said()[-1] == "The game is called off. The stakes go back: **Ann** 1 s, **Bob** 1 s."
-    assert status(table) == "The game was called off." and table.button_labels == []
+    assert status(table) == "The game was called off." and table.button_labels == ["History"]
     assert await tv.purse(ann) == GC and await tv.purse(bob) == GC + 6
     await tv.books_balance(table_id=1, pot=0)
 

@@ -323,3 +323,14 @@ def test_synced_funds_can_also_shrink_and_are_checked() -> None:
     assert g.state.phase is pz.Phase.OFFERING
     assert pz.funds_sync(g.state, {2: 0}) is None
     assert g.do(pz.SyncFunds(((2, 0),))) == []
+
+
+def test_a_purse_below_zero_syncs_as_nothing_to_spend() -> None:
+    """A GM's correction may leave a purse below zero (the server's overdraft): SyncFunds(-1)
+    is refused, so the sync must say 0, or every later step of the table would fail."""
+    g = Game(pz.PegazSettings(), [P(1), P(2, funds=23)])
+    g.start((1, 2, 3), (1, 2, 3))
+    sync = pz.funds_sync(g.state, {1: 988, 2: -40})
+    assert sync == pz.SyncFunds(((2, 0),))
+    g.do(sync)
+    assert pz.funds_sync(g.state, {1: 988, 2: -40}) is None

@@ -253,12 +253,14 @@ def legal_actions(state: PegazState) -> list[Action]:
 
 def funds_sync(state: PegazState, purses: Mapping[int, int]) -> SyncFunds | None:
     """The action that brings the seats' funds in line with ``purses`` (player -> the purse as
-    the ledger holds it), or None when they agree (or the game is over)."""
+    the ledger holds it), or None when they agree (or the game is over). A purse below zero (a
+    GM's correction, where the server allows an overdraft) leaves its seat nothing to spend."""
     if state.phase in (Phase.FINISHED, Phase.CANCELLED, Phase.OFFERING):
         return None
+    spendable = {player: max(0, purse) for player, purse in purses.items()}
     changed = tuple(
-        (seat.player, purses[seat.player])
+        (seat.player, spendable[seat.player])
         for seat in state.seats
-        if seat.player in purses and purses[seat.player] != seat.funds
+        if seat.player in spendable and spendable[seat.player] != seat.funds
     )
     return SyncFunds(changed) if changed else None
