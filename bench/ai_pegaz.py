@@ -6,9 +6,14 @@ move; ``pairs`` keeps pairs and trips and exchanges every single card. In the ch
 seed is played three times, the NPC in each seat in turn, with the same deal for each seat.
 Every player brings 1,000 stakes, so no one is forced out for want of coin.
 
+A fourth baseline, ``solid``, is the honest NPC itself at its solid level. ``--peeking`` seats
+the house edge instead of the honest NPC (``bot.ai.peeking``: it sees every hand): its margin
+against ``solid`` is what the house edge is worth.
+
 Prints, per baseline: the NPC's share of the pots won (a split counts its part), its mean net
 per game in stakes with a 95% interval, and the median and p99 time of its decisions.
-Run: ``python bench/ai_pegaz.py [--games N] [--level solid] [--source dice] [--die 6]``.
+Run: ``python bench/ai_pegaz.py [--games N] [--level solid] [--source dice] [--die 6]
+[--peeking]``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.ai import pegaz as npc
+from bot.ai.peeking import decide_peeking
 from bot.rules import pegaz
 
 Policy = Callable[[pegaz.PegazView, random.Random], pegaz.Action]
@@ -75,7 +81,17 @@ def random_legal(view: pegaz.PegazView, rng: random.Random) -> pegaz.Action:
     return rng.choice(view.legal)
 
 
-BASELINES: dict[str, Policy] = {"never": never, "random": random_legal, "pairs": singles}
+def solid(view: pegaz.PegazView, rng: random.Random) -> pegaz.Action:
+    """The honest NPC at its solid level."""
+    return npc.decide(view, npc.Style("solid"), rng)
+
+
+BASELINES: dict[str, Policy] = {
+    "never": never,
+    "random": random_legal,
+    "pairs": singles,
+    "solid": solid,
+}
 
 
 @dataclass
@@ -93,6 +109,7 @@ def play(
     seat: int,
     tally: Tally,
     luck: bool = False,
+    peeking: bool = False,
 ) -> None:
     """One game with the NPC in ``seat``; the cards come from ``seed`` alone."""
     deal, moves = random.Random(seed), random.Random(seed ^ 0x5EED)
@@ -106,7 +123,10 @@ def play(
         seen = pegaz.view(state, player)
         if player == seat:
             start = time.perf_counter()
-            action = npc.decide(seen, style, moves)
+            if peeking:
+                action = decide_peeking(state, player, style, moves)
+            else:
+                action = npc.decide(seen, style, moves)
             tally.times.append(time.perf_counter() - start)
         else:
             action = baseline(seen, moves)
@@ -139,18 +159,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=tuple(BASELINES), action="append")
     parser.add_argument("--luck", action="store_true", help="every player has Luck")
+    parser.add_argument("--peeking", action="store_true", help="the NPC has the house edge")
     args = parser.parse_args()
     settings = pegaz.PegazSettings(source=args.source, die=args.die)
     style = npc.Style(level=args.level)
     traits = ", everyone with Luck" if args.luck else ""
-    print(f"{args.level} NPC, 3 players, {args.source} d{args.die}, default settings{traits}")
+    edge = " with the house edge" if args.peeking else ""
+    print(f"{args.level} NPC{edge}, 3 players, {args.source} d{args.die}, default settings{traits}")
     print("| pairing | games | pots won | net stakes/game [95%] | median ms | p99 ms |")
     print("|---|---:|---:|---|---:|---:|")
     for name in args.only or BASELINES:
         tally = Tally()
         for game in range(-(-args.games // SEATS) * SEATS):  # whole rotations of the seats
             seed = args.seed * 1_000_003 + game // SEATS
-            play(BASELINES[name], style, settings, seed, game % SEATS, tally, args.luck)
+            play(
+                BASELINES[name], style, settings, seed, game % SEATS, tally, args.luck, args.peeking
+            )
         print(report(name, tally), flush=True)
 
 

@@ -17,6 +17,7 @@ A GM who took a seat over (``computer`` False) plays it by hand; the loop leaves
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Callable
@@ -159,8 +160,14 @@ class NpcPlayers(Loop):
             if table.version != version or seat is None or not seat.computer:
                 return
             try:
-                action = players.choose(
-                    table.game, table.state, player, personality(seat.personality), self._rng
+                action = await asyncio.to_thread(  # a Master's search may take tens of ms
+                    players.choose,
+                    table.game,
+                    table.state,
+                    player,
+                    personality(seat.personality),
+                    random.Random(self._rng.getrandbits(64)),
+                    house_edge=seat.house_edge,
                 )
             except (RulesError, UnknownPersonality) as exc:
                 log.warning("table %d: an NPC could not decide (%s)", table_id, type(exc).__name__)

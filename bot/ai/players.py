@@ -2,7 +2,8 @@
 makes from what its seat may see, and the moments of a step worth a line of table talk.
 
 :func:`choose` takes the whole state, as the loop has it, but hands the game's player only the
-seat's view (``pazaak.view`` / ``pegaz.view``): the barrier is in the deciders' types.
+seat's view (``pazaak.view`` / ``pegaz.view``): the barrier is in the deciders' types. The one
+exception is a seat its GM gave the house edge, which :mod:`bot.ai.peeking` plays from the state.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import bot.ai.pazaak as pazaak_ai
 import bot.ai.pegaz as pegaz_ai
+from bot.ai.peeking import decide_peeking
 from bot.ai.personalities import Personality
 from bot.rules import pazaak, pegaz
 
@@ -32,12 +34,24 @@ def waiting(game: str, state: Any) -> tuple[int, ...]:
     return tuple(pegaz.to_act(state))
 
 
-def choose(game: str, state: Any, player: int, personality: Personality, rng: random.Random) -> Any:
-    """The move ``personality`` makes for ``player`` now."""
+def choose(
+    game: str,
+    state: Any,
+    player: int,
+    personality: Personality,
+    rng: random.Random,
+    *,
+    house_edge: bool = False,
+) -> Any:
+    """The move ``personality`` makes for ``player`` now (``house_edge``: seeing every hand)."""
     if game == pazaak.GAME:
         style = pazaak_ai.Style(level=personality.level, cheats=bool(personality.cheats))  # type: ignore[arg-type]
+        if house_edge:
+            return decide_peeking(state, player, style, rng)
         return pazaak_ai.decide(pazaak.view(state, player), style, rng)
     pegaz_style = pegaz_ai.Style(level=personality.level, cheats=float(personality.cheats))  # type: ignore[arg-type]
+    if house_edge:
+        return decide_peeking(state, player, pegaz_style, rng)
     return pegaz_ai.decide(pegaz.view(state, player), pegaz_style, rng)
 
 

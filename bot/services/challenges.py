@@ -48,10 +48,12 @@ class ChallengeService:
         seconds: int,
         referee: int | None = None,
         personality: str | None = None,
+        house_edge: bool = False,
     ) -> ChallengeRow:
         """A pending challenge that expires after ``seconds``; nothing is held yet. ``referee``:
         the GM who referees a match with skills (the table it opens is theirs). ``personality``:
-        the challenger is an NPC the bot plays, as this personality."""
+        the challenger is an NPC the bot plays, as this personality (``house_edge``: with every
+        hand in view)."""
         async with self._db.transaction() as tx:
             challenge_id = await challenges.insert(
                 tx,
@@ -64,6 +66,7 @@ class ChallengeService:
                 expires_at=self._clock() + seconds * 1000,
                 referee=referee,
                 personality=personality,
+                house_edge=house_edge and personality is not None,
             )
             return await self._get(tx, challenge_id)
 
@@ -93,7 +96,9 @@ class ChallengeService:
             if not await challenges.answer(tx, challenge_id, "accepted", self._clock(), table_id):
                 raise ChallengeAnswered(status="answered")
             if row.personality is not None:  # the bot plays the challenger from the first step
-                await npcs.put(tx, table_id, row.challenger, row.personality)
+                await npcs.put(
+                    tx, table_id, row.challenger, row.personality, house_edge=row.house_edge
+                )
 
         outcome = await self._tables.create(
             GAME,

@@ -59,10 +59,13 @@ class NpcService:
         self._stale.discard(table_id)
         return found
 
-    async def seat(self, table_id: int, player: int, personality: str) -> NpcSeat:
-        """The bot plays ``player``'s seat at the table from now on, as ``personality``."""
+    async def seat(
+        self, table_id: int, player: int, personality: str, *, house_edge: bool = False
+    ) -> NpcSeat:
+        """The bot plays ``player``'s seat at the table from now on, as ``personality``
+        (``house_edge``: with every hand in view, see ``bot.ai.peeking``)."""
         async with self._db.transaction() as tx:
-            await npcs.put(tx, table_id, player, personality)
+            await npcs.put(tx, table_id, player, personality, house_edge=house_edge)
         self.forget(table_id)
         return (await self.seats(table_id))[player]
 

@@ -16,7 +16,7 @@ ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expir
 
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, challenger, opponent, created_by, settings, "
-    "expires_at, status, table_id, answered_at, drawn, referee, personality"
+    "expires_at, status, table_id, answered_at, drawn, referee, personality, house_edge"
 )
 
 
@@ -40,11 +40,14 @@ class ChallengeRow:
     """With the ``skills`` option: the user id of the GM who referees the match."""
     personality: str | None = None
     """The personality of a challenging NPC the bot plays (None: its GM plays it)."""
+    house_edge: bool = False
+    """That NPC plays with every hand in view (``bot.ai.peeking``): its GM chose it."""
 
 
 def _row(row: Row) -> ChallengeRow:
     values = list(row)
-    values[-3] = bool(values[-3])
+    values[-4] = bool(values[-4])
+    values[-1] = bool(values[-1])
     return ChallengeRow(*values)
 
 
@@ -60,10 +63,12 @@ async def insert(
     expires_at: int,
     referee: int | None = None,
     personality: str | None = None,
+    house_edge: bool = False,
 ) -> int:
     return await tx.insert(
         "INSERT INTO challenges (guild_id, channel_id, challenger, opponent, created_by, "
-        "settings, expires_at, referee, personality) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "settings, expires_at, referee, personality, house_edge) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -74,6 +79,7 @@ async def insert(
             expires_at,
             referee,
             personality,
+            int(house_edge),
         ),
     )
 

@@ -108,6 +108,7 @@ class Pazaak(
         cheat_ruling="With skills: a caught cheater forfeits, or the GM rules",
         referee="With skills: the GM told of every swap and who rules (default: you, if a GM).",
         personality="GM, for your NPC: the bot plays it, as this gambler (default: you play it).",
+        house_edge="GM, with a personality: the bot plays your NPC seeing every hand.",
     )
     @app_commands.choices(
         main_deck=[
@@ -142,6 +143,7 @@ class Pazaak(
         cheat_ruling: str = "forfeit",
         referee: discord.Member | None = None,
         personality: app_commands.Range[str, 1, PERSONALITY_MAX] | None = None,
+        house_edge: bool = False,
     ) -> None:
         # Acknowledge first: the checks below read the database. The challenge is public, so
         # is the deferral; a refusal deletes it and follows up ephemerally instead.
@@ -164,6 +166,7 @@ class Pazaak(
                 },
                 referee,
                 personality,
+                house_edge,
             )
         except Exception:
             with contextlib.suppress(discord.HTTPException):
@@ -176,6 +179,8 @@ class Pazaak(
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(them.owner_id)]),
         )
         await self.bot.services.challenges.set_message(row.id, message.id)
+        if row.house_edge:  # the GM's secret: told to the GM alone
+            await interaction.followup.send(t(lang, "npc.house_edge.on"), ephemeral=True)
 
     async def _challenge(
         self,
@@ -186,6 +191,7 @@ class Pazaak(
         options: dict[str, Any],
         referee: discord.Member | None,
         personality: str | None = None,
+        house_edge: bool = False,
     ) -> tuple[ChallengeRow, str, Character]:
         """Check and save the challenge (``options``: the match settings but the wager); its
         row, its text and the opponent. With skills, the table needs a GM as its referee (told
@@ -207,6 +213,8 @@ class Pazaak(
         settings = pazaak.PazaakSettings.parse({"wager": amount, **options})
         judge = await self._referee(interaction, referee) if settings.skills else None
         gambler = None
+        if house_edge and personality is None:
+            raise Refused("npc_house_edge_needs_personality")
         if personality is not None:  # a GM's NPC the bot plays
             if not me.is_npc or not await is_gm(interaction):
                 raise Refused("npc_personality_needs_npc")
@@ -223,6 +231,7 @@ class Pazaak(
             seconds=CHALLENGE_SECONDS,
             referee=judge,
             personality=gambler,
+            house_edge=house_edge,
         )
         text = pazaak_text.challenge(
             lang,

@@ -176,6 +176,7 @@ class Pegaz(
         npc="The NPC to seat (its hand comes to you by DM)",
         table="The table's number (needed when this channel has several)",
         personality="The bot plays the NPC, as this gambler (default: you play it)",
+        house_edge="With a personality: the bot plays it seeing every hand (default: no)",
     )
     @app_commands.autocomplete(npc=my_npcs, personality=choices_for(pegaz.GAME))
     @gm_only()
@@ -185,19 +186,24 @@ class Pegaz(
         npc: CharacterName,
         table: TableNumber | None = None,
         personality: app_commands.Range[str, 1, PERSONALITY_MAX] | None = None,
+        house_edge: bool = False,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         services = bot_of(interaction).services
         who = await services.characters.by_name(guild_id_of(interaction), npc)
         if not who.is_npc:
             raise Refused("pegaz_not_npc", name=who.name)
+        if house_edge and not personality:
+            raise Refused("npc_house_edge_needs_personality")
         gambler = known_personality(personality, pegaz.GAME) if personality else None
         table_id = await _table_id(interaction, table)
         text = await self.sit(interaction, table_id, who)
         if gambler is not None:  # seated first: a crash in between leaves it the GM's to play
-            await services.npcs.seat(table_id, who.id, gambler)
+            await services.npcs.seat(table_id, who.id, gambler, house_edge=house_edge)
             self.bot.npc_players.notice(await services.tables.get(table_id))
             self.bot.dispatch("npc_talk", table_id, who.id, "seated", table_id + who.id)
+            if house_edge:
+                text += "\n" + t(await lang_of(interaction), "npc.house_edge.on")
         await answer(interaction, text)
 
     @app_commands.command(name="odds", description="A hand's exact chance to beat a random hand.")

@@ -181,3 +181,48 @@ async def test_an_npc_speaks_under_its_own_name_where_the_bot_may_manage_webhook
     assert [h.name for h in hooks] == ["Szulernia NPCs"]
     spoken = [m for m in fake.tavern.messages if m.webhook_id == hooks[0].id]
     assert [m.author_name for m in spoken] == ["Greedo"] and spoken[0].content
+
+
+async def test_the_house_edge_is_the_gms_choice_told_to_the_gm_alone(
+    fake: FakeDiscord, harness: BotHarness, monkeypatch: Any
+) -> None:
+    from bot.ai import players
+
+    peeks: list[int] = []
+    real = players.decide_peeking
+
+    def counted(state: Any, player: int, style: Any, rng: Any) -> Any:
+        peeks.append(player)
+        return real(state, player, style, rng)
+
+    monkeypatch.setattr(players, "decide_peeking", counted)
+    tv = Tavern(fake, harness)
+    ann = await tv.player("Ann")
+    gaston = await tv.player("Gaston", npc=True, perception=30)
+    await tv.player("Thorgrim", npc=True, perception=30)
+    board = await tv.open(stake="1 s")
+    await tv.press(ann.user, board, "Join")
+    refused = await fake.slash(tv.gm, "pegaz seat", npc="Thorgrim", house_edge=True)
+    assert "personality" in (await refused.reply()).content  # no gambler named: nothing seated
+    assert await tv.services.npcs.seats(1) == {}
+    seated = await fake.slash(tv.gm, "pegaz seat", npc="Gaston", personality=DWARF, house_edge=True)
+    reply = await seated.reply()
+    await settle(fake, harness, seated)
+    assert "house edge" in reply.content and reply.ephemeral_to is tv.gm
+    assert (await tv.services.npcs.seats(1))[gaston.id].house_edge
+    await tv.press(tv.gm, board, "Start")
+    for _ in range(200):
+        if (await tv.services.tables.get(1)).status == "finished":
+            break
+        waiting = await _ann_owes(tv, ann.id)
+        if waiting:
+            await _ann_plays(tv, board, ann, waiting)
+        else:
+            await npc_moves(harness, fake)
+    assert (await tv.services.tables.get(1)).status == "finished"
+    assert peeks and set(peeks) == {gaston.id}
+    public = [m.content for m in fake.tavern.messages] + [
+        e.get("description", "") for m in fake.tavern.messages for e in m.embeds
+    ]
+    assert not any("house edge" in text for text in public)
+    await tv.books_balance(table_id=1, pot=0)
