@@ -18,7 +18,11 @@ from cogs.replies import Refused, answer, bot_of, lang_of
 
 async def report(interaction: discord.Interaction[Any], since: str | None, public: bool) -> None:
     """The GM's copy ephemerally; with ``public``, the table's copy in the channel (no missed
-    cheats), and the GM's own copy beside it only when it holds more."""
+    cheats), and the GM's own copy beside it only when it holds more. The GM's copy alone is
+    deferred first (a long window reads much of the ledger); a public one answers at once, so
+    that a refusal stays ephemeral."""
+    if not public:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     found = await bot_of(interaction).services.books.report(guild_id_of(interaction), since=since)
     lang = await lang_of(interaction)
     mine = render.report(lang, found, gm_copy=True)

@@ -4,10 +4,15 @@ personalities; and the NPCs' table talk in the channel.
 An NPC speaks under its own name through a webhook of the channel where the bot may manage
 webhooks (one per channel, made once and kept), or else as a plain message that names it. A
 line is said in the server's language; none names a card, so table talk never tells a hand.
+
+Its avatar is its portrait (``bot.render.images.portraits``), uploaded once as an application
+emoji named ``npc_<personality>``, whose image address the webhook message names; where the
+upload is refused the NPC speaks with Discord's default avatar.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +22,7 @@ from discord.ext import commands
 
 from bot.ai.personalities import UnknownPersonality, line_at, personalities, personality
 from bot.i18n import Lang, t
+from bot.render.images.portraits import portrait
 from bot.services.errors import ServiceError
 from cogs.common import CharacterName, TableNumber, gm_only, guild_id_of, my_npcs
 from cogs.replies import Refused, answer, lang_of
@@ -47,6 +53,11 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
         self.bot = bot
         self._hooks: dict[int, discord.Webhook | None] = {}
         """Per channel: its webhook, or None where the bot may not manage webhooks."""
+        self._avatars: dict[str, str | None] = {}
+        """Per personality: its portrait's address, or None where its upload was refused."""
+        self._avatar_lock = asyncio.Lock()
+        self._emojis: dict[str, discord.Emoji] | None = None
+        """The bot's application emojis by name, listed once per run."""
 
     @app_commands.command(name="takeover", description="GM: play a computer NPC's seat yourself.")
     @app_commands.describe(
@@ -129,16 +140,32 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
             log.info("table %d: no table talk (%s)", table_id, type(exc).__name__)
             return
         if said:
-            await self.say(table.channel_id, table.guild_id, who.name, said, lang)
+            await self.say(table.channel_id, table.guild_id, who.name, said, lang, seat.personality)
 
-    async def say(self, channel_id: int, guild_id: int, name: str, text: str, lang: Lang) -> None:
-        """``name`` says ``text`` in the channel: by webhook as ``name`` where the bot may, else
-        as a plain message that names the speaker. Mentions never ping."""
+    async def say(
+        self,
+        channel_id: int,
+        guild_id: int,
+        name: str,
+        text: str,
+        lang: Lang,
+        gambler: str | None = None,
+    ) -> None:
+        """``name`` says ``text`` in the channel: by webhook as ``name`` (with the portrait of
+        the personality ``gambler``) where the bot may, else as a plain message that names the
+        speaker. Mentions never ping."""
         quiet = discord.AllowedMentions.none()
         hook = await self._webhook(channel_id, guild_id)
         if hook is not None:
+            avatar = None if gambler is None else await self._avatar(gambler)
             try:
-                await hook.send(text, username=name[:80], allowed_mentions=quiet, wait=True)
+                await hook.send(
+                    text,
+                    username=name[:80],
+                    avatar_url=avatar or discord.utils.MISSING,
+                    allowed_mentions=quiet,
+                    wait=True,
+                )
                 return
             except discord.HTTPException as exc:
                 log.info("channel %d: the NPC webhook failed (%s)", channel_id, exc.status)
@@ -160,6 +187,30 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
                 hook = await self._find_or_make(channel)
         self._hooks[channel_id] = hook
         return hook
+
+    async def _avatar(self, gambler: str) -> str | None:
+        """The address of ``gambler``'s portrait: its application emoji, uploaded the first time
+        (one listing of the bot's emojis per run); None if the upload is refused."""
+        async with self._avatar_lock:  # two first lines at once must not upload it twice
+            if gambler in self._avatars:
+                return self._avatars[gambler]
+            name = f"npc_{gambler}"[:32]
+            url = None
+            try:
+                if self._emojis is None:
+                    listed = await self.bot.fetch_application_emojis()
+                    self._emojis = {e.name: e for e in listed}
+                emoji = self._emojis.get(name)
+                if emoji is None:
+                    drawn = personality(gambler).names["en"]
+                    image = await asyncio.to_thread(portrait, gambler, drawn)
+                    emoji = await self.bot.create_application_emoji(name=name, image=image)
+                    self._emojis[name] = emoji
+                url = emoji.url
+            except (discord.HTTPException, UnknownPersonality) as exc:
+                log.info("NPC %s speaks without a portrait (%s)", gambler, type(exc).__name__)
+            self._avatars[gambler] = url
+            return url
 
     async def _find_or_make(self, channel: discord.TextChannel) -> discord.Webhook | None:
         try:

@@ -181,6 +181,22 @@ async def test_an_npc_speaks_under_its_own_name_where_the_bot_may_manage_webhook
     assert [h.name for h in hooks] == ["Szulernia NPCs"]
     spoken = [m for m in fake.tavern.messages if m.webhook_id == hooks[0].id]
     assert [m.author_name for m in spoken] == ["Greedo"] and spoken[0].content
+    # Its avatar is its personality's portrait, uploaded once as an application emoji.
+    [emoji] = fake.emojis()
+    assert emoji.name == f"npc_{MASTER}"
+    assert spoken[0].avatar_url is not None and str(emoji.id) in spoken[0].avatar_url
+
+
+async def test_an_npc_whose_portrait_is_refused_still_speaks(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    fake.grant_bot(MANAGE_WEBHOOKS)
+    fake.refuse_emoji_uploads = True
+    await npc_opens_against_ahsoka(fake, harness)
+    [hook] = fake.webhooks()
+    spoken = [m for m in fake.tavern.messages if m.webhook_id == hook.id]
+    assert [m.author_name for m in spoken] == ["Greedo"] and spoken[0].avatar_url is None
+    assert fake.emojis() == []
 
 
 async def test_the_house_edge_is_the_gms_choice_told_to_the_gm_alone(
