@@ -118,6 +118,9 @@ class GameMaster(commands.GroupCog, group_name="gm", group_description="Who runs
         return await books.movements(interaction, current)
 
 
+ON_OFF = [app_commands.Choice(name="On", value="on"), app_commands.Choice(name="Off", value="off")]
+
+
 @app_commands.guild_only()
 class Settings(
     commands.GroupCog, group_name="settings", group_description="GM: this server's settings."
@@ -144,17 +147,24 @@ class Settings(
         name="overdraft", description="GM: whether a correction may leave a purse below zero."
     )
     @app_commands.describe(state="On or off.")
-    @app_commands.choices(
-        state=[
-            app_commands.Choice(name="On", value="on"),
-            app_commands.Choice(name="Off", value="off"),
-        ]
-    )
+    @app_commands.choices(state=ON_OFF)
     @gm_only()
     async def overdraft(
         self, interaction: discord.Interaction, state: Literal["on", "off"]
     ) -> None:
         await books.set_overdraft(interaction, state == "on")
+
+    @app_commands.command(
+        name="images", description="GM: whether tables show pictures of the cards beside the text."
+    )
+    @app_commands.describe(state="On or off (the text stays complete either way).")
+    @app_commands.choices(state=ON_OFF)
+    @gm_only()
+    async def images(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
+        guild_id = guild_id_of(interaction)
+        await self.bot.services.guilds.set_images(guild_id, state == "on")
+        lang = await lang_of(interaction)
+        await answer(interaction, t(lang, f"settings.images.{state}"))
 
 
 class TablePageButton(

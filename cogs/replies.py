@@ -74,6 +74,7 @@ async def answer(
     view: discord.ui.View | None = None,
     ephemeral: bool = True,
     mention: discord.abc.Snowflake | None = None,
+    file: discord.File | None = None,
 ) -> None:
     """Reply, or follow up when the interaction was already answered or deferred.
 
@@ -87,6 +88,8 @@ async def answer(
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
     if interaction.response.is_done():
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:
@@ -146,6 +149,10 @@ async def guarded(
         await report(interaction, exc)
 
 
+def _attached(file: Callable[[], discord.File] | None) -> dict[str, Any]:
+    return {} if file is None else {"file": file()}
+
+
 async def send_dm(
     bot: SzulerniaBot,
     user_id: int,
@@ -154,9 +161,11 @@ async def send_dm(
     embed: discord.Embed | None = None,
     view: discord.ui.View | None = None,
     nonce: str | None = None,
+    file: Callable[[], discord.File] | None = None,
 ) -> discord.Message | None:
     """DM a user; None when their DMs are closed (the caller then points them at the
-    "Show my hand" button, which always works). With a ``nonce``, Discord posts it only once."""
+    "Show my hand" button, which always works). With a ``nonce``, Discord posts it only once.
+    ``file``: makes the attachment (a file is read once, and a send may be tried twice)."""
     kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
     if nonce is not None:
         kwargs["nonce"] = nonce
@@ -169,14 +178,14 @@ async def send_dm(
         if known is not None:
             try:
                 channel = bot.get_partial_messageable(known, type=discord.ChannelType.private)
-                return await channel.send(content, **kwargs)
+                return await channel.send(content, **kwargs, **_attached(file))
             except discord.NotFound:  # the DM channel is gone: open it again
                 bot.dm_channels.pop(user_id, None)
         # straight to Discord: discord.py's own cache may still hold the channel that is gone
         opened = int((await bot.http.start_private_message(user_id))["id"])
         bot.dm_channels[user_id] = opened
         channel = bot.get_partial_messageable(opened, type=discord.ChannelType.private)
-        return await channel.send(content, **kwargs)
+        return await channel.send(content, **kwargs, **_attached(file))
     except discord.Forbidden:
         log.info("DMs closed for a player; they will use the ephemeral fallback")
         return None

@@ -34,6 +34,7 @@ GM_COMMANDS = {
     "gm export",
     "gm void",
     "settings overdraft",
+    "settings images",
 }
 GUILD_GROUPS = {"character", "purse", "gm", "settings", "table", "npc", "stats"}
 
@@ -76,6 +77,7 @@ async def test_a_non_gm_is_refused_every_gm_command_as_before(
         ("gm export", {}),
         ("gm void", {"table": table}),
         ("settings overdraft", {"state": "on"}),
+        ("settings images", {"state": "on"}),
     ]
     assert {command for command, _ in attempts} == GM_COMMANDS
     for command, options in attempts:

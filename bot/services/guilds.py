@@ -84,6 +84,17 @@ class GuildService:
             await guilds.set_gm_role(tx, guild_id, role_id)
         self._rows.pop(guild_id, None)
 
+    async def images(self, guild_id: int) -> bool:
+        """Whether the guild's tables show rendered images beside their text."""
+        row = await self._row(guild_id)
+        return row is not None and row.images
+
+    async def set_images(self, guild_id: int, images: bool) -> None:
+        self._rows.pop(guild_id, None)
+        async with self._db.transaction() as tx:
+            await guilds.set_images(tx, guild_id, images)
+        self._rows.pop(guild_id, None)
+
     async def meta(self, key: str) -> str | None:
         """E.g. ``meta("commands_hash")``: the hash of the last synced command set."""
         async with self._db.read() as tx:

@@ -17,18 +17,21 @@ class GuildRow:
     gm_role_id: int | None
     language_chosen: bool = False
     """Whether a GM chose ``language``; if not, the guild speaks its server's locale."""
+    images: bool = False
+    """Whether its tables show rendered images beside their text (``/settings images``)."""
 
 
 async def get(tx: Tx, guild_id: int) -> GuildRow | None:
     row = await tx.fetchone(
-        "SELECT guild_id, language, gm_role_id, language_chosen FROM guilds WHERE guild_id = ?",
+        "SELECT guild_id, language, gm_role_id, language_chosen, images FROM guilds "
+        "WHERE guild_id = ?",
         (guild_id,),
     )
     if row is None:
         return None
     language: Language = "pl" if row[1] == "pl" else "en"
     role = None if row[2] is None else int(row[2])
-    return GuildRow(int(row[0]), language, role, bool(row[3]))
+    return GuildRow(int(row[0]), language, role, bool(row[3]), bool(row[4]))
 
 
 async def set_language(tx: Tx, guild_id: int, language: Language) -> None:
@@ -45,6 +48,14 @@ async def set_gm_role(tx: Tx, guild_id: int, role_id: int | None) -> None:
         "INSERT INTO guilds (guild_id, gm_role_id) VALUES (?, ?) "
         "ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id",
         (guild_id, role_id),
+    )
+
+
+async def set_images(tx: Tx, guild_id: int, images: bool) -> None:
+    await tx.execute(
+        "INSERT INTO guilds (guild_id, images) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET images = excluded.images",
+        (guild_id, int(images)),
     )
 
 

@@ -5,7 +5,8 @@ migration 2 adds the meta table, the turn-timer deadlines and the state snapshot
 table has published to Discord (the publisher's marks, the hand messages) and the Pazaak
 challenges; 4 whether a GM chose the guild's language; 5 a Pazaak match's referee; 6 the
 computer-played NPC seats; 7 the stats projection; 8 the GM's books (corrections, overdrafts,
-the report's window); 9 the house edge. Never edit a released migration: append a new one.
+the report's window); 9 the house edge; 10 the images setting. Never edit a released
+migration: append a new one.
 
 Money: ``accounts`` holds one balance per purse (character and currency), per table pot, and per
 guild and currency for the offerings and for the "world" (the GM's mint, the only account that may
@@ -382,4 +383,11 @@ _V9 = (
         CHECK (house_edge IN (0, 1))""",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+_V10 = (
+    # Whether the guild's tables show rendered images (``/settings images``) beside the text.
+    "ALTER TABLE guilds ADD COLUMN images INTEGER NOT NULL DEFAULT 0 CHECK (images IN (0, 1))",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10
+)  # fmt: skip

@@ -94,7 +94,7 @@ def with_lines(draft: Draft, lines: Sequence[str]) -> Draft:
     text = "\n".join([*([draft.content] if draft.content else []), *lines])
     users = [discord.Object(int(i)) for i in _mentioned(text)]
     allowed = discord.AllowedMentions(users=users) if users else discord.AllowedMentions.none()
-    return Draft(text[:2000], draft.embed, draft.view, allowed)
+    return Draft(text[:2000], draft.embed, draft.view, allowed, draft.picture)
 
 
 def _mentioned(text: str) -> list[str]:

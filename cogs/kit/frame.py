@@ -8,6 +8,7 @@ state and its recent steps' events.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,29 +20,52 @@ from bot.services.outcomes import TableView
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """A rendered image a message shows in its embed (``bot.render.images``)."""
+
+    filename: str
+    data: bytes
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.data), filename=self.filename)
+
+
+def with_picture(embed: discord.Embed, picture: Picture | None) -> discord.Embed:
+    """``embed`` showing ``picture`` as its image (the text stays as it is)."""
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+    return embed
+
+
+@dataclass(frozen=True, slots=True)
 class Draft:
-    """One message's content."""
+    """One message's content; ``picture``: the image its embed shows, sent as its attachment."""
 
     content: str | None = None
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+    picture: Picture | None = None
 
     def digest(self) -> str:
         shown = {
             "content": self.content,
             "embed": self.embed.to_dict() if self.embed else None,
             "components": self.view.to_components() if self.view else [],
+            "picture": hashlib.sha256(self.picture.data).hexdigest() if self.picture else None,
         }
         return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:32]
 
     def edit(self) -> dict[str, Any]:
-        return {
+        kwargs: dict[str, Any] = {
             "content": self.content,
             "embed": self.embed,
             "view": self.view,
             "allowed_mentions": self.mentions,
         }
+        if self.picture is not None:  # replaces the last one shown
+            kwargs["attachments"] = [self.picture.file()]
+        return kwargs
 
     def send(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"allowed_mentions": self.mentions}
@@ -51,6 +75,8 @@ class Draft:
             kwargs["embed"] = self.embed
         if self.view is not None:
             kwargs["view"] = self.view
+        if self.picture is not None:
+            kwargs["file"] = self.picture.file()
         return kwargs
 
 

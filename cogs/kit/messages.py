@@ -21,8 +21,15 @@ UNREACHABLE = frozenset({10003, 10008, 30046, 50001, 50013})
 
 
 async def dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> discord.Message | None:
+    picture = draft.picture
     return await send_dm(
-        bot, user_id, draft.content, embed=draft.embed, view=draft.view, nonce=nonce
+        bot,
+        user_id,
+        draft.content,
+        embed=draft.embed,
+        view=draft.view,
+        nonce=nonce,
+        file=None if picture is None else picture.file,
     )
 
 

@@ -80,7 +80,8 @@ class Pazaak(
     PREFIX = PREFIX
 
     def __init__(self, bot: SzulerniaBot) -> None:
-        super().__init__(bot, PazaakScene(bot))
+        self.scene = PazaakScene(bot)
+        super().__init__(bot, self.scene)
         self.challenge_setup()
 
     async def cog_load(self) -> None:

@@ -27,6 +27,8 @@ from bot.rules.common import GameOver, InvalidValue, NotSeated
 from bot.services.errors import StaleAction
 from bot.services.outcomes import TableOutcome
 from cogs.kit.cog import Click, TableKit, act
+from cogs.kit.frame import with_picture
+from cogs.pazaak.scene import PazaakScene, hand_key
 from cogs.pazaak.views import (
     RULINGS,
     forfeit_view,
@@ -54,6 +56,8 @@ def _mine(click: Click) -> int:
 
 
 class MatchActs(TableKit):
+    scene: PazaakScene
+
     """The match's handlers (mixed into the cog)."""
 
     def seated(self, state: Any) -> list[int]:
@@ -165,13 +169,24 @@ class MatchActs(TableKit):
         """The user's hand, ephemerally (a new message each time): works with DMs closed."""
         player = _mine(click)
         cancelled = click.table.status == "cancelled"
-        embed = render.hand(click.state, player, _names(click), click.lang, cancelled=cancelled)
+        names = _names(click)
+        embed = render.hand(click.state, player, names, click.lang, cancelled=cancelled)
         buttons = None
         if not cancelled:
             buttons = hand_view(
                 click.table.table_id, click.table.version, click.state, player, click.lang
             )
-        await answer(click.interaction, embed=embed, view=buttons, ephemeral=True)
+        picture = None
+        if await self.bot.services.guilds.images(click.table.guild_id):
+            key = hand_key(click.state, player, click.table.table_id, names, click.lang, cancelled)
+            picture = await self.scene.hand_picture(click.table, player, names, click.lang, key)
+        await answer(
+            click.interaction,
+            embed=with_picture(embed, picture),
+            view=buttons,
+            ephemeral=True,
+            file=None if picture is None else picture.file(),
+        )
 
     @act("ff", who="seated")
     async def forfeit(self, click: Click) -> None:

@@ -10,6 +10,9 @@
   with the hand's cards as buttons while the match goes on. It shows nothing that changes every
   turn (its buttons carry the hand version, not the table's; End turn and Stand are on the
   board), so it is edited only when the hand changes, the match ends or is cancelled.
+
+Where the server shows images (``/settings images``), the board shows both tables drawn
+(``bot.render.images.pazaak.board``) and each hand DM its side cards.
 """
 
 from __future__ import annotations
@@ -17,16 +20,19 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import zlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Lang
+from bot.render import images
 from bot.render import pazaak as render
 from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
 from bot.rules.pazaak.queries import seat_index
 from bot.services.outcomes import Character, TableView
-from cogs.kit.frame import Draft, Frame, Hand, Post
+from cogs.kit.frame import Draft, Frame, Hand, Picture, Post, with_picture
+from cogs.kit.pictures import Pictures
 from cogs.pazaak.people import mention, pinging
 from cogs.pazaak.views import board_view, hand_dm_view, swap_offered
 
@@ -46,11 +52,12 @@ def hand_draft(
     names: Mapping[int, str],
     lang: Lang,
     cancelled: bool,
+    picture: Picture | None = None,
 ) -> Draft:
     """A seat's hand DM (secret): its cards, and one button per card while the match goes on."""
     shown = render.hand_dm(state, player, table_id, names, lang, cancelled=cancelled)
     buttons = None if cancelled else hand_dm_view(table_id, state, player, lang)
-    return Draft(embed=shown, view=buttons)
+    return Draft(embed=with_picture(shown, picture), view=buttons, picture=picture)
 
 
 def hand_key(
@@ -87,6 +94,7 @@ SKILL_NEWS = (pazaak.Redrawn, pazaak.Caught, pazaak.RulingRequested, pazaak.Rule
 class PazaakScene:
     def __init__(self, bot: SzulerniaBot) -> None:
         self.bot = bot
+        self.pictures = Pictures()
 
     async def frame(self, table: TableView, events: Mapping[int, Sequence[Any]]) -> Frame:
         state: pazaak.PazaakState = table.state
@@ -94,7 +102,12 @@ class PazaakScene:
         players = await self.bot.services.characters.many(p.id for p in state.players)
         names = {p.id: players[p.id].name if p.id in players else UNKNOWN for p in state.players}
         cancelled = table.status == "cancelled"
+        drawn = await self.bot.services.guilds.images(table.guild_id)
         board = await self.board(table, events.get(table.version, ()), players, names, lang)
+        if drawn:
+            drawing = await self.board_picture(table, names, lang)
+            shown = board.embed and with_picture(board.embed, drawing)
+            board = dataclasses.replace(board, embed=shown, picture=drawing)
         gm = None
         if any(isinstance(e, pazaak.DetectionRoll) for step in events.values() for e in step):
             gm = await self.bot.services.tables.opener(table.table_id)
@@ -109,9 +122,28 @@ class PazaakScene:
                 continue
             closed = render.dm_closed(lang, mention=mention(who.owner_id), name=who.name)
             key = hand_key(state, seat.id, table.table_id, names, lang, cancelled)
+            cards = await self.hand_picture(table, seat.id, names, lang, key) if drawn else None
             draw = functools.partial(hand_draft, state, seat.id, table.table_id, names, lang)
-            hands[seat.id] = Hand(who.owner_id, functools.partial(draw, cancelled), closed, key=key)
+            hand = functools.partial(draw, cancelled, cards)
+            hands[seat.id] = Hand(who.owner_id, hand, closed, key=key + ("i" if drawn else ""))
         return Frame(board, posts, hands)
+
+    async def board_picture(
+        self, table: TableView, names: Mapping[int, str], lang: Lang
+    ) -> Picture:
+        draw = functools.partial(images.pazaak.board, pazaak.view(table.state, None), names, lang)
+        key = (table.table_id, table.version, None, lang)
+        return await self.pictures.draw("pazaak_board", key, draw)
+
+    async def hand_picture(
+        self, table: TableView, player: int, names: Mapping[int, str], lang: Lang, key: str
+    ) -> Picture:
+        """A seat's side cards, drawn for that seat alone; kept by the hand's own key (it does
+        not change with every move)."""
+        seen = pazaak.view(table.state, player)
+        draw = functools.partial(images.pazaak.hand, seen, names, lang)
+        shows = (table.table_id, zlib.crc32(key.encode()), player, lang)
+        return await self.pictures.draw("pazaak_hand", shows, draw)
 
     async def board(
         self,

@@ -8,23 +8,30 @@
 
 Pegasus has no hand surfaces to edit: each deal is a new DM (a player is notified of new cards),
 and "Show my hand" always shows the hand as it stands.
+
+Where the server shows images (``/settings images``), the board shows the table drawn
+(``bot.render.images.pegaz.table``, what everyone sees), each hand DM its three cards, and a
+check's announcement both hands side by side.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import Lang, t
+from bot.render import images
 from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
 from bot.render.pegaz.events import gm_lines, mention_of, public_lines
 from bot.rules import pegaz
 from bot.services.outcomes import Character, TableView
 from bot.services.table_rosters import Member
-from cogs.kit.frame import Draft, Frame, Hand, Post
+from cogs.kit.frame import Draft, Frame, Hand, Picture, Post, with_picture
+from cogs.kit.pictures import Pictures
 from cogs.pegaz.views import choices_view, table_view
 
 if TYPE_CHECKING:
@@ -66,6 +73,7 @@ def _players(state: pegaz.PegazState, events: Sequence[Any]) -> list[int]:
 class PegazScene:
     def __init__(self, bot: SzulerniaBot) -> None:
         self.bot = bot
+        self.pictures = Pictures()
 
     async def roster(self, state: pegaz.PegazState, events: Sequence[Any] = ()) -> dict[int, Who]:
         """Who plays each seat of the state and each player the events name."""
@@ -76,19 +84,71 @@ class PegazScene:
         lang = await self.bot.services.guilds.language(table.guild_id)
         everything = [e for v in sorted(events) for e in events[v]]
         roster = await self.roster(state, everything)
+        drawn = await self.bot.services.guilds.images(table.guild_id)
+        board_picture = await self.board_picture(table, roster, lang) if drawn else None
         board = Draft(
-            embed=table_embed(
-                state, table_id=table.table_id, roster=roster, lang=lang, deadline=table.deadline
+            embed=with_picture(
+                table_embed(
+                    state,
+                    table_id=table.table_id,
+                    roster=roster,
+                    lang=lang,
+                    deadline=table.deadline,
+                ),
+                board_picture,
             ),
             view=table_view(state, table.table_id, table.version, roster, lang),
+            picture=board_picture,
         )
+        pictures = await self.hand_pictures(table, lang) if drawn else {}
         gm = await self.bot.services.tables.opener(table.table_id)
+        checks: dict[int, Picture] = {}  # a check's announcement shows both hands side by side
+        for version, step in events.items() if drawn else ():
+            checked = next((e for e in step if isinstance(e, pegaz.Checked)), None)
+            if checked is not None:
+                checks[version] = await self.check_picture(table, version, checked, roster, lang)
         posts = {
-            version: self.posts(table, gm, step, roster, lang) for version, step in events.items()
+            version: self.posts(table, gm, step, roster, lang, pictures, checks.get(version))
+            for version, step in events.items()
         }
-        return Frame(board, posts, self.hands(table, roster, lang))
+        return Frame(board, posts, self.hands(table, roster, lang, pictures))
 
-    def hands(self, table: TableView, roster: Roster, lang: Lang) -> dict[int, Hand]:
+    async def board_picture(self, table: TableView, roster: Roster, lang: Lang) -> Picture:
+        seen = pegaz.view(table.state, None)
+        names = {player: who.name for player, who in roster.items()}
+        draw = partial(images.pegaz.table, seen, names, lang, table_id=table.table_id)
+        return await self.pictures.draw(
+            "pegaz_table", (table.table_id, table.version, None, lang), draw
+        )
+
+    async def check_picture(
+        self, table: TableView, version: int, event: pegaz.Checked, roster: Roster, lang: Lang
+    ) -> Picture:
+        names = {player: who.name for player, who in roster.items()}
+        die = table.state.settings.die
+        draw = partial(images.pegaz.check, event, die, names, lang)
+        return await self.pictures.draw("pegaz_check", (table.table_id, version, None, lang), draw)
+
+    async def hand_pictures(
+        self, table: TableView, lang: Lang, players: Sequence[int] | None = None
+    ) -> dict[int, Picture]:
+        """Each seat's hand (of ``players`` only, if given), drawn for that seat alone."""
+        found: dict[int, Picture] = {}
+        for seat in table.state.seats:
+            if seat.hand and (players is None or seat.player in players):
+                seen = pegaz.view(table.state, seat.player)
+                draw = partial(images.pegaz.hand, seen, lang, table_id=table.table_id)
+                key = (table.table_id, table.version, seat.player, lang)
+                found[seat.player] = await self.pictures.draw("pegaz_hand", key, draw)
+        return found
+
+    def hands(
+        self,
+        table: TableView,
+        roster: Roster,
+        lang: Lang,
+        pictures: Mapping[int, Picture] | None = None,
+    ) -> dict[int, Hand]:
         """Each seat's newest hand DM, kept showing the hand as it stands (its choices gone
         once made, even if the bot died before it could say so)."""
         state: pegaz.PegazState = table.state
@@ -98,11 +158,19 @@ class PegazScene:
             expelled = seat.status is pegaz.SeatStatus.EXPELLED  # told so, in place of the cards
             if who is None or not (seat.hand or expelled):
                 continue
-            draft = self.hand_draft(table, seat.player, roster, lang)
+            picture = (pictures or {}).get(seat.player)
+            draft = self.hand_draft(table, seat.player, roster, lang, picture)
             found[seat.player] = Hand(who.user_id, draft, "", deliver=False)
         return found
 
-    def hand_draft(self, table: TableView, player: int, roster: Roster, lang: Lang) -> Draft:
+    def hand_draft(
+        self,
+        table: TableView,
+        player: int,
+        roster: Roster,
+        lang: Lang,
+        picture: Picture | None = None,
+    ) -> Draft:
         """A seat's cards and its modifier choices, for its DM (secret)."""
         state: pegaz.PegazState = table.state
         embed = hand_embed(
@@ -113,10 +181,21 @@ class PegazScene:
             roster=roster,
             lang=lang,
         )
-        return Draft(embed=embed, view=choices_view(state, player, table.table_id, lang))
+        return Draft(
+            embed=with_picture(embed, picture),
+            view=choices_view(state, player, table.table_id, lang),
+            picture=picture,
+        )
 
     def posts(
-        self, table: TableView, gm: int, events: Sequence[Any], roster: Roster, lang: Lang
+        self,
+        table: TableView,
+        gm: int,
+        events: Sequence[Any],
+        roster: Roster,
+        lang: Lang,
+        pictures: Mapping[int, Picture] | None = None,
+        check: Picture | None = None,
     ) -> list[Post]:
         """One step's posts (see the module docstring), rendered from the table as it is now:
         a hand dealt by a step is shown as it stands (a later deal's DM supersedes it)."""
@@ -132,7 +211,7 @@ class PegazScene:
                 user=mention_of(roster, player),
                 name=name_of(roster, player),
             )
-            draft = self.hand_draft(table, player, roster, lang)
+            draft = self.hand_draft(table, player, roster, lang, (pictures or {}).get(player))
             found.append(Post(draft, to_user=who.user_id, undelivered=closed, hand_of=player))
         notes = gm_lines(events, roster, lang, table_id=table.table_id)
         if notes:
@@ -140,5 +219,5 @@ class PegazScene:
         lines = public_lines(events, state, roster, lang)
         if lines:
             text = clip("\n".join(lines))
-            found.append(Post(Draft(text, mentions=mentions(text))))
+            found.append(Post(Draft(text, mentions=mentions(text), picture=check)))
         return found

@@ -8,14 +8,14 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.render.pegaz import hand_embed, money
+from bot.render.pegaz import money
 from bot.rules import pegaz
 from bot.services.errors import NotOwner
 from bot.services.outcomes import Character, TableView
 from cogs.common import acting_character, guild_id_of, own_characters
 from cogs.kit.cog import Click, Roster, TableKit, act
-from cogs.pegaz.scene import who_of
-from cogs.pegaz.views import character_pick_view, choices_view
+from cogs.pegaz.scene import PegazScene, who_of
+from cogs.pegaz.views import character_pick_view
 from cogs.replies import Refused, answer, lang_of
 
 CURRENCY = "wh"
@@ -28,6 +28,8 @@ def owns(user_id: int, roster: Roster, player: int) -> bool:
 
 
 class Seating(TableKit):
+    publisher_scene: PegazScene
+
     async def open_table(
         self,
         interaction: discord.Interaction[Any],
@@ -144,17 +146,14 @@ class Seating(TableKit):
         interaction = click.interaction
         await self.ack(interaction)
         roster = who_of(click.roster)
+        scene, table = self.publisher_scene, click.table
+        drawn = await self.bot.services.guilds.images(table.guild_id)
+        pictures = await scene.hand_pictures(table, click.lang, click.seats) if drawn else {}
         for player in click.seats:
-            embed = hand_embed(
-                click.state,
-                player,
-                table_id=click.table.table_id,
-                channel_id=click.table.channel_id,
-                roster=roster,
-                lang=click.lang,
-            )
-            choices = choices_view(click.state, player, click.table.table_id, click.lang)
-            await answer(interaction, embed=embed, view=choices)
+            picture = pictures.get(player)
+            draft = scene.hand_draft(table, player, roster, click.lang, picture)
+            attached = None if picture is None else picture.file()
+            await answer(interaction, embed=draft.embed, view=draft.view, file=attached)
 
     @act("rule", who="opener", fresh=True)
     async def rule(self, click: Click) -> None:
