@@ -1,6 +1,6 @@
 """Pazaak's computer players against each other: win rates and decision times.
 
-``python bench/ai_pazaak.py [--matches N] [--workers W] [--deck CODES] [--skills]``
+``python bench/ai_pazaak.py [--matches N] [--workers W] [--deck CODES] [--skills] [--caught]``
 
 For each pairing, N matches (default 10,000) through the rules core: N/2 seeds, each played twice
 with the seats swapped, so that the seats and the set-1 starter are balanced. Both players use
@@ -8,6 +8,11 @@ the same 10-card side deck (``--deck``; by default the starter's +1..+5 with the
 -1..-5). Prints the first player's match win rate with a 95% interval (normal approximation),
 then the median and p99 time of one decision by level, over every pairing. Prints figures;
 never passes or fails. Runs on ``--workers`` processes (default 2).
+
+``--caught`` instead plays a cheating Master (skills on, Gamble: one hidden swap a match) against
+a fair Master whose Perception is each of ``PERCEPTIONS``, and prints swaps per match, the share
+of swaps caught and the cheat's win rate. A catch is ruled as the table's default ruling, the one
+a fair GM keeps: the cheater forfeits the match.
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ PAIRINGS: tuple[tuple[ai.Level, ai.Level, float], ...] = (
 """(first, second, goal for the first's win rate; 0 for none)."""
 SET_CAP = 200
 """A match still going after this many sets (ties score nothing) counts as lost by both."""
+
+PERCEPTIONS = (0, 30, 60)
+"""The fair player's Perception in ``--caught``: never, sometimes, often caught."""
 
 Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool]
 
@@ -123,6 +131,57 @@ def calibrate(level: ai.Level, matches: int, deck: tuple[str, ...], workers: int
         )
 
 
+def caught_match(job: tuple[int, int, tuple[str, ...]]) -> tuple[int, int, int]:
+    """One match of a cheating Master against a fair one of ``perception`` (seats swapped on odd
+    seeds): (swaps, catches, 1 if the cheat won)."""
+    perception, seed, deck = job
+    cheat = 1 if seed % 2 else 0
+    styles = [ai.Style("master"), ai.Style("master")]
+    styles[cheat] = ai.Style("master", cheats=True)
+    traits = [pazaak.Traits(perception=perception), pazaak.Traits(perception=perception)]
+    traits[cheat] = pazaak.Traits(gamble=True)
+    dealer = random.Random(seed // 2)
+    selection = pazaak.parse_side_cards(deck)
+    settings = pazaak.PazaakSettings(skills=True)
+    state, _ = pazaak.new_match(
+        settings, 1, selection, 2, selection, dealer, (traits[0], traits[1])
+    )
+    minds = {1: random.Random(seed), 2: random.Random(~seed)}
+    swaps = catches = 0
+    while not pazaak.is_over(state) and state.set_number <= SET_CAP:
+        player = state.current_player
+        assert player is not None  # the default ruling never waits for a GM
+        action = ai.decide(pazaak.view(state, player), styles[player - 1], minds[player])
+        state, events = pazaak.apply(state, action, dealer)
+        swaps += any(isinstance(e, pazaak.Swapped) for e in events)
+        catches += any(isinstance(e, pazaak.Caught) for e in events)
+    return swaps, catches, int(state.winner == cheat + 1)
+
+
+def caught(matches: int, deck: tuple[str, ...], workers: int) -> None:
+    """Print, by the fair player's Perception, how often the cheat swaps, is caught, and wins."""
+    print(
+        f"{matches} matches per Perception: cheating Master (Gamble) vs fair Master; "
+        "a caught swap forfeits the match (the default ruling)"
+    )
+    print(
+        f"{'perception':<11} {'swaps/match':>11} {'caught':>7}  {'95% interval':<15} "
+        f"{'cheat wins':>10}  95% interval"
+    )
+    with multiprocessing.Pool(workers) as pool:
+        for perception in PERCEPTIONS:
+            jobs = [(perception, seed, deck) for seed in range(matches)]
+            swaps = catches = wins = 0
+            for s, c, w in pool.imap_unordered(caught_match, jobs, chunksize=50):
+                swaps, catches, wins = swaps + s, catches + c, wins + w
+            rate, low, high = interval(catches, swaps) if swaps else (0.0, 0.0, 0.0)
+            won, won_low, won_high = interval(wins, matches)
+            print(
+                f"{perception:<11} {swaps / matches:11.3f} {rate:7.1%}  {low:6.1%}..{high:6.1%}  "
+                f"{won:10.1%}  {won_low:6.1%}..{won_high:6.1%}"
+            )
+
+
 def interval(wins: int, n: int) -> tuple[float, float, float]:
     rate = wins / n
     half = 1.96 * math.sqrt(rate * (1 - rate) / n)
@@ -139,9 +198,15 @@ def main() -> None:
     parser.add_argument(
         "--calibrate", metavar="LEVEL", help="instead: how sets of LEVEL against itself end"
     )
+    parser.add_argument(
+        "--caught", action="store_true", help="instead: how often a cheating Master is caught"
+    )
     args = parser.parse_args()
     deck = tuple(args.deck.split())
     pazaak.validate_selection(pazaak.parse_side_cards(deck), pazaak.parse_side_cards(deck))
+    if args.caught:
+        caught(args.matches + args.matches % 2, deck, args.workers)
+        return
     if args.calibrate:
         calibrate(args.calibrate, args.matches, deck, args.workers)
         return

@@ -1,0 +1,68 @@
+"""``bench/pazaak_bound.py``: its exact best response is worth what it wins when played."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import pytest
+
+from bench.pazaak_bound import Oracle, play
+from bot.rules import pazaak
+
+
+@pytest.fixture(autouse=True)
+def _deep_recursion() -> None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+
+def cards(codes: str) -> tuple[pazaak.SideCard, ...]:
+    return tuple(pazaak.parse_side_cards(codes.split()))
+
+
+DECK = cards("+1 +2 +3 +4 +5 -1 -2 -3 -4 -5")
+
+
+@pytest.mark.parametrize(("mine", "theirs", "sets"), [("", "", 2), ("-3", "+2", 1)])
+def test_the_value_is_what_the_policy_wins(mine: str, theirs: str, sets: int) -> None:
+    oracle = Oracle(cards(mine), cards(theirs), "novice", sets)
+    value = oracle.value()
+    n = 4000
+    won = sum(play(oracle, seed, DECK, pool=False) for seed in range(n))
+    assert abs(won / n - value) < 4 * math.sqrt(value * (1 - value) / n)
+
+
+def test_a_revealed_hand_is_worth_more_than_none() -> None:
+    """Against the same rival, a minus card to save busts can only raise the oracle's chance."""
+    bare = Oracle((), cards("+2"), "novice", 1).value()
+    armed = Oracle(cards("-3"), cards("+2"), "novice", 1).value()
+    assert 0.4 < bare < armed
+
+
+def test_the_rival_moves_as_novice_plays() -> None:
+    oracle = Oracle((), cards("+2 -4"), "novice", 1)
+    ctx = (0, 0, 0)
+    # 15 + 3 = 18: the +2 makes 20, which stands
+    assert oracle.rival(ctx, 0, 0b11, 0, False, False, 15, 3, 1, False) == (
+        20,
+        0b10,
+        False,
+        True,
+        3,
+    )
+    # 15 + 9 = 24: the -4 saves it at 20
+    assert oracle.rival(ctx, 0, 0b11, 0, False, False, 15, 9, 1, False) == (
+        20,
+        0b01,
+        False,
+        True,
+        3,
+    )
+    # 10 + 5 = 15: no card, no stand
+    assert oracle.rival(ctx, 0, 0b11, 0, False, False, 10, 5, 1, False) == (
+        15,
+        0b11,
+        False,
+        False,
+        2,
+    )
