@@ -12,7 +12,8 @@ never passes or fails. Runs on ``--workers`` processes (default 2).
 ``--caught`` instead plays a cheating Master (skills on, Gamble: one hidden swap a match) against
 a fair Master whose Perception is each of ``PERCEPTIONS``, and prints swaps per match, the share
 of swaps caught and the cheat's win rate. A catch is ruled as the table's default ruling, the one
-a fair GM keeps: the cheater forfeits the match.
+a fair GM keeps: the cheater forfeits the match. ``--peeking`` gives the first player of each
+pairing the house edge (``bot.ai.peeking``), to measure what it is worth.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ai import pazaak as ai
+from bot.ai.peeking import decide_peeking
 from bot.rules import pazaak
 
 DECK = "+1 +2 +3 +4 +5 -1 -2 -3 -4 -5"
@@ -47,14 +49,16 @@ SET_CAP = 200
 PERCEPTIONS = (0, 30, 60)
 """The fair player's Perception in ``--caught``: never, sometimes, often caught."""
 
-Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool]
+Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool, bool]
+"""(first, second, seed, side deck, skills, the first has the house edge)."""
 
 
 def play(job: Job) -> tuple[int, dict[str, list[float]]]:
     """One match of ``first`` against ``second`` (``first`` in seat 0 when ``seed`` is even,
     seat 1 when odd): 1 if ``first`` won, and each level's decision times in seconds."""
-    first, second, seed, deck, skills = job
+    first, second, seed, deck, skills, peeking = job
     styles = (ai.Style(first), ai.Style(second))
+    first_seat = 1 if seed % 2 else 0
     if seed % 2:
         styles = styles[::-1]
     dealer = random.Random(seed // 2)
@@ -70,13 +74,14 @@ def play(job: Job) -> tuple[int, dict[str, list[float]]]:
         player = state.current_player
         assert player is not None
         style = styles[player - 1]
-        seen = pazaak.view(state, player)
         start = time.perf_counter()
-        action = ai.decide(seen, style, minds[player])
+        if peeking and player - 1 == first_seat:
+            action = decide_peeking(state, player, style, minds[player])
+        else:
+            action = ai.decide(pazaak.view(state, player), style, minds[player])
         times[style.level].append(time.perf_counter() - start)
         state, _ = pazaak.apply(state, action, dealer)
     winner_seat = None if state.winner is None else state.winner - 1
-    first_seat = 1 if seed % 2 else 0
     return int(winner_seat == first_seat), times
 
 
@@ -84,7 +89,7 @@ def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
     """The sets of one match of ``first`` against itself, from seat 0's side and seat 1's:
     ``(own cards, their cards, 1 won / 0 tied / -1 lost, own cards spent)``, hands counted as
     the set starts (what ``bot.ai.pazaak.match_values`` is fitted to)."""
-    level, _, seed, deck, skills = job
+    level, _, seed, deck, skills, _ = job
     style = ai.Style(level)
     dealer, mind = random.Random(seed), random.Random(~seed)
     selection = pazaak.parse_side_cards(deck)
@@ -112,7 +117,7 @@ def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
 def calibrate(level: ai.Level, matches: int, deck: tuple[str, ...], workers: int) -> None:
     """Print, by the hand sizes at a set's start, how sets of ``level`` against itself end."""
     tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    jobs = [(level, level, seed, deck, False) for seed in range(matches)]
+    jobs = [(level, level, seed, deck, False, False) for seed in range(matches)]
     with multiprocessing.Pool(workers) as pool:
         for sets in pool.imap_unordered(set_stats, jobs, chunksize=50):
             for mine, theirs, outcome, spent in sets:
@@ -201,6 +206,9 @@ def main() -> None:
     parser.add_argument(
         "--caught", action="store_true", help="instead: how often a cheating Master is caught"
     )
+    parser.add_argument(
+        "--peeking", action="store_true", help="the first of each pairing has the house edge"
+    )
     args = parser.parse_args()
     deck = tuple(args.deck.split())
     pazaak.validate_selection(pazaak.parse_side_cards(deck), pazaak.parse_side_cards(deck))
@@ -215,6 +223,7 @@ def main() -> None:
         f"Python {sys.version.split()[0]}; {matches} matches per pairing "
         f"({matches // 2} seeds, seats swapped); side deck {' '.join(deck)}; "
         f"skills {'on' if args.skills else 'off'}; {args.workers} worker(s)"
+        + ("; the first player has the house edge (sees every hand)" if args.peeking else "")
     )
     all_times: dict[str, list[float]] = defaultdict(list)
     print(f"{'pairing':<22} {'win rate':>8}  {'95% interval':<15} {'goal':<6} time")
@@ -223,7 +232,9 @@ def main() -> None:
             if args.only and first != args.only:
                 continue
             start = time.perf_counter()
-            jobs = [(first, second, seed, deck, args.skills) for seed in range(matches)]
+            jobs = [
+                (first, second, seed, deck, args.skills, args.peeking) for seed in range(matches)
+            ]
             wins = 0
             for won, times in pool.imap_unordered(play, jobs, chunksize=50):
                 wins += won
