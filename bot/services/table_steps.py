@@ -95,13 +95,16 @@ async def write_step(
     """Persist one step from ``before`` to ``state``; return the new :class:`Live` and the
     transfers done. Raises ``PurseTooLow``, ``AlreadyInMatch``, ``UnknownCharacter``.
 
-    ``cancel``: the table ends as cancelled, and the stakes still in the pot go back.
+    ``cancel``: the table ends as cancelled, and the stakes still in the pot go back; but a
+    game whose cancel the rules settled as finished (the pot already paid) ends finished.
     ``timed_out``: the step is the turn timer's, so the deadline starts afresh.
     ``codec``: to write the new state's snapshot (see ``bot.services.snapshots``).
     """
     rules = spec.rules
     version = before.version + 1
-    status: Status = "cancelled" if cancel else spec.status(state)
+    status: Status = spec.status(state)
+    if cancel and status != "finished":  # a game already paid out (Pegaz's offering) stays won
+        status = "cancelled"
     seats = frozenset() if status in CLOSED else frozenset(spec.seated(state))
     deadline = None if status in CLOSED else _deadline(spec, before, state, at, timed_out)
     # First: a table that is not at ``before.version`` (another process moved it, so the
@@ -121,7 +124,7 @@ async def write_step(
         )
         await _move(tx, accounts, transfer, movement)
         done.append(transfer)
-    if cancel:
+    if status == "cancelled":
         done += await refund_pot(tx, before, version=version, actor_id=actor_id, at=at)
     await _update_seats(tx, spec, before, seats)
     await tables.put_action_key(tx, key, before.id, version)

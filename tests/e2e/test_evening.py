@@ -94,3 +94,27 @@ async def test_an_evening_in_the_books(fake: FakeDiscord, harness: BotHarness) -
     assert "Net from games: +1 s" in ann_stats["Three-Card Pegasus"]
     audit = await tv.services.purses.audit()
     assert audit.unbalanced_movements == () and audit.drifted_accounts == ()
+
+
+async def test_closing_a_table_that_waits_for_the_offering_keeps_the_game_won(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    """The pot is paid when the game ends: a GM who closes the table while the winner still
+    decides on Ranald's tenth only ends that wait (declined). The game stays won, in the stats."""
+    tv = Tavern(fake, harness)
+    ann = await tv.player("Ann")
+    bob = await tv.player("Bob")
+    board = await tv.open()
+    await tv.press(ann.user, board, "Join")
+    await tv.press(bob.user, board, "Join")
+    await tv.press(tv.gm, board, "Start")
+    await tv.press(ann.user, board, "Fold")
+    assert "Keep it all" in board.button_labels
+    await say(fake, tv.gm, "table close", table=1)
+    assert (await tv.services.tables.get(1)).status == "finished"
+    assert (await tv.purse(ann), await tv.purse(bob)) == (GC - S, GC + S)
+    assert board.button_labels == ["History"]
+    stats = fields(await say(fake, bob.user, "stats character"))
+    assert stats["Three-Card Pegasus"].startswith("Played: 1 · won: 1 · lost: 0")
+    audit = await tv.services.purses.audit()
+    assert audit.unbalanced_movements == () and audit.drifted_accounts == ()
