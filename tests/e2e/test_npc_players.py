@@ -138,19 +138,23 @@ async def test_a_pegaz_game_with_two_computer_npcs_and_one_human(
         await settle(fake, harness, seated)
     await tv.press(tv.gm, board, "Start")
 
+    await _play_out(tv, board, ann)
+    talk = [m.content for m in fake.tavern.messages if m.content.startswith("**Gaston**")]
+    assert talk  # the cardsharp greeted the table, at least
+    await tv.books_balance(table_id=1, pot=0)
+
+
+async def _play_out(tv: Tavern, board: FakeMessage, ann: Any) -> None:
+    """Ann keeps or folds whenever she owes a move, the NPCs play the rest: the game ends."""
     for _ in range(200):
-        view = await tv.services.tables.get(1)
-        if view.status == "finished":
+        if (await tv.services.tables.get(1)).status == "finished":
             break
         waiting = await _ann_owes(tv, ann.id)
         if waiting:
             await _ann_plays(tv, board, ann, waiting)
         else:
-            await npc_moves(harness, fake)
+            await npc_moves(tv.harness, tv.fake)
     assert (await tv.services.tables.get(1)).status == "finished"
-    talk = [m.content for m in fake.tavern.messages if m.content.startswith("**Gaston**")]
-    assert talk  # the cardsharp greeted the table, at least
-    await tv.books_balance(table_id=1, pot=0)
 
 
 async def _ann_owes(tv: Tavern, ann: int) -> str | None:
@@ -227,15 +231,7 @@ async def test_the_house_edge_is_the_gms_choice_told_to_the_gm_alone(
     assert "house edge" in reply.content and reply.ephemeral_to is tv.gm
     assert (await tv.services.npcs.seats(1))[gaston.id].house_edge
     await tv.press(tv.gm, board, "Start")
-    for _ in range(200):
-        if (await tv.services.tables.get(1)).status == "finished":
-            break
-        waiting = await _ann_owes(tv, ann.id)
-        if waiting:
-            await _ann_plays(tv, board, ann, waiting)
-        else:
-            await npc_moves(harness, fake)
-    assert (await tv.services.tables.get(1)).status == "finished"
+    await _play_out(tv, board, ann)
     assert peeks and set(peeks) == {gaston.id}
     public = [m.content for m in fake.tavern.messages] + [
         e.get("description", "") for m in fake.tavern.messages for e in m.embeds
