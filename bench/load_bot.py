@@ -154,6 +154,7 @@ async def main(config: dict[str, Any]) -> None:
         while True:
             line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
             if line == "mark":
+                _toggle_profile()
                 with _LOCK:
                     say(cpu=time.process_time(), loop_cpu=main_thread_cpu(), **COUNTS)
             elif line in ("quit", ""):
@@ -164,20 +165,33 @@ async def main(config: dict[str, Any]) -> None:
                 return
 
 
+PROFILER: cProfile.Profile | None = None
+_MARKS = [0]
+
+
+def _toggle_profile() -> None:
+    """Profile the measured window alone: from the first ``mark`` to the second."""
+    _MARKS[0] += 1
+    if PROFILER is not None and _MARKS[0] == 1:
+        PROFILER.enable()
+    elif PROFILER is not None and _MARKS[0] == 2:
+        PROFILER.disable()
+
+
 def run(config: dict[str, Any]) -> None:
     """Run one bot; with ``LOAD_PROFILE=FILE`` in the environment, the real bot runs under
-    cProfile and its statistics go to ``FILE.<pid>`` (read them with ``python -m pstats``)."""
+    cProfile in the measured window (between the first two ``mark`` commands) and its
+    statistics go to ``FILE.<pid>`` (read them with ``python -m pstats``)."""
+    global PROFILER
     profile_to = os.environ.get("LOAD_PROFILE")
-    if not profile_to or config["mode"] == "echo":
-        asyncio.run(main(config))
-        return
-    profiler = cProfile.Profile(time.thread_time)  # the loop thread's CPU, not wall time
-    profiler.enable()
+    if profile_to and config["mode"] != "echo":
+        PROFILER = cProfile.Profile(time.thread_time)  # the loop thread's CPU, not wall time
     try:
         asyncio.run(main(config))
     finally:
-        profiler.disable()
-        profiler.dump_stats(f"{profile_to}.{os.getpid()}")
+        if PROFILER is not None:
+            PROFILER.disable()
+            PROFILER.dump_stats(f"{profile_to}.{os.getpid()}")
 
 
 if __name__ == "__main__":
