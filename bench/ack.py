@@ -37,7 +37,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' fake Discord
 
-import aiosqlite
 
 from bench import requests as games
 from tests.fakediscord import BotHarness, FakeDiscord, InteractionHandle
@@ -77,12 +76,9 @@ class AckMeter(games.Meter):
 
     async def trace(self) -> None:
         db: Any = self.harness.bot.db
-        for conn in _connections(db):
-            await conn.set_trace_callback(self._count)
-        try:  # a database with read-only readers on threads of their own
-            from bot.storage import reader
-        except ImportError:
-            return
+        db.trace(self._count)  # the writer's statements
+        from bot.storage import reader  # the readers', each on a thread of its own
+
         for name in ("first", "call"):
             run = getattr(reader.Reader, name)
 
@@ -97,19 +93,6 @@ class AckMeter(games.Meter):
     def _count(self, statement: str) -> None:
         if statement not in CONTROL:  # the busy writer's are only these
             self.statements[0] += 1
-
-
-def _connections(db: Any) -> list[aiosqlite.Connection]:
-    """The aiosqlite connections a Database holds (one, or a writer and its readers)."""
-    found: list[aiosqlite.Connection] = []
-    for value in vars(db).values() if hasattr(db, "__dict__") else ():
-        items = value if isinstance(value, list | tuple | set) else [value]
-        found += [v for v in items if isinstance(v, aiosqlite.Connection)]
-    for name in getattr(type(db), "__slots__", ()):
-        value = getattr(db, name, None)
-        items = value if isinstance(value, list | tuple | set) else [value]
-        found += [v for v in items if isinstance(v, aiosqlite.Connection)]
-    return list(dict.fromkeys(found))
 
 
 def _act(handle: InteractionHandle) -> str:

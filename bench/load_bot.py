@@ -3,7 +3,7 @@
 ``python bench/load_bot.py '<json>'`` starts one bot against the parent's FakeDiscord (over its
 loopback ports) and answers commands, one a line on stdin, with one ``@@{json}`` line on stdout:
 
-- ``mark``: the process CPU seconds (every thread: the event loop and aiosqlite's worker), and
+- ``mark``: the process CPU seconds (every thread: the event loop and the database's), and
   the SQL statements (``BEGIN``/``COMMIT``/``ROLLBACK`` apart) and commits seen so far: a
   ``sqlite3`` trace callback on every connection the process opens, installed before the bot
   opens its database (no production code is changed);
@@ -65,7 +65,7 @@ def _traced_connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
     return conn
 
 
-sqlite3.connect = _traced_connect  # type: ignore[assignment]  # aiosqlite calls it at connect time
+sqlite3.connect = _traced_connect  # type: ignore[assignment]  # the database calls it at connect time
 
 
 def rss_bytes() -> int:

@@ -8,10 +8,12 @@ first statement, whatever the writer is doing meanwhile. So:
     async with db.read() as tx:          # a reader of the pool: never waits behind the writer;
         await tx.fetchall(...)           # its statements see one snapshot (one read transaction)
 
-- The writer is one aiosqlite connection. aiosqlite runs its statements on one worker thread, in
-  order; two coroutines doing ``BEGIN ... COMMIT`` on it would mix their statements into one
-  transaction, so every transaction holds :attr:`Database._lock`. Reads that must see the
-  transaction's own writes are made through its ``tx``.
+- The writer is one connection (``bot.storage.writer``). Its statements run inline on the event
+  loop (a trip to a thread would cost more than they do); what may wait (``BEGIN IMMEDIATE``
+  behind another process, ``COMMIT`` and its fsync, migrations) runs on its own thread. Two
+  coroutines doing ``BEGIN ... COMMIT`` on it would mix their statements into one transaction,
+  so every transaction holds :attr:`Database._lock`. Reads that must see the transaction's own
+  writes are made through its ``tx``.
 - Each reader is a ``sqlite3`` connection with ``query_only`` on, and a worker thread of its own.
   The first statement of a ``read()`` block begins a read transaction in the same trip to the
   thread; the block's end queues its ROLLBACK without waiting for it (the thread runs it before
@@ -36,16 +38,16 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiosqlite
-
+from bot.storage import writer as writing
 from bot.storage.errors import DatabaseError, DatabaseUnreadable
 from bot.storage.migrations import LATEST, migrate
 from bot.storage.reader import Reader, Statement, rowcount, rows
+from bot.storage.writer import Batch, Gate, Writer
 
 Row = tuple[Any, ...]
 Params = Sequence[object]
@@ -56,32 +58,31 @@ BUSY_MS = 5000
 
 
 class Tx:
-    """Statements of one transaction on the writer (or, for :class:`ReadTx`, of one snapshot)."""
+    """Statements of one transaction on the writer (or, for :class:`ReadTx`, of one snapshot).
+    The writer's run inline (see :mod:`bot.storage.writer`); they are coroutines all the same,
+    so that a backend whose statements do wait can stand behind the same interface."""
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-        cursor = await self._conn.execute(sql, params)
-        return cursor.rowcount
+        return self._conn.execute(sql, params).rowcount
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run one INSERT; return the new row's id."""
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid
+        rowid = self._conn.execute(sql, params).lastrowid
         if rowid is None:  # pragma: no cover - sqlite3 always sets it after an INSERT
             raise RuntimeError("INSERT gave no row id")
         return rowid
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
-        cursor = await self._conn.executemany(sql, rows)
-        return cursor.rowcount
+        return self._conn.executemany(sql, rows).rowcount
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
+        return self._conn.execute(sql, params).fetchall()
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
@@ -127,13 +128,18 @@ class ReadTx(Tx):
 class Database:
     """The bot's SQLite file. Open it with :meth:`open`; close it with :meth:`close`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, readers: int = READERS) -> None:
+    def __init__(self, writer: Writer, path: Path, readers: int = READERS) -> None:
         if readers < 1:
             raise ValueError("at least one reader")
-        self._conn = conn
+        self._writer = writer
         self.path = path
-        self._lock = asyncio.Lock()
+        self._lock = Gate()
         self._owner: asyncio.Task[Any] | None = None
+        self._waiting = 0
+        """Tasks waiting for :attr:`_lock`: a transaction ending while any wait leaves its batch
+        open for them (see ``bot.storage.writer``)."""
+        self._batch: Batch | None = None
+        self._committer: asyncio.Task[None] | None = None
         self._reading: set[asyncio.Task[Any] | None] = set()
         self._idle: list[Reader] = []
         self._readers: list[Reader] = []
@@ -153,24 +159,24 @@ class Database:
         path = Path(path)
         _check_path(path)
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
+            writer = await Writer.open(path, BUSY_MS)
         except sqlite3.Error as exc:
             raise DatabaseUnreadable(path, str(exc)) from exc
         try:
-            await _prepare(conn, path)
-            await migrate(conn, path, upgrade_to)
+            await writer.call(_prepare, path)
+            await writer.call(writing.patient, BUSY_MS, migrate, path, upgrade_to)
         except BaseException:
-            await conn.close()
+            await writer.close()
             raise
-        return cls(conn, path, readers)
+        return cls(writer, path, readers)
 
     async def close(self) -> None:
         """Wait for the transaction and the reads in flight, then close every connection (the
         readers first, so the writer is the last one and folds the WAL into the file)."""
         if self._closed:
-            await self._conn.close()  # nothing to do if it is closed already
-            return
+            return  # closed already
         async with self._lock:
+            await self._commit()
             for _ in range(self._size):
                 await self._free.acquire()
             self._closed = True
@@ -178,7 +184,7 @@ class Database:
             # SQLite folds the WAL into the file and removes it; a reader still closing meanwhile
             # would make both skip that.
             await asyncio.gather(*(reader.aclose() for reader in self._take_readers()))
-            await self._conn.close()
+            await self._writer.close()
             for _ in range(self._size):  # a read still waiting for a reader learns it is closed
                 self._free.release()
 
@@ -187,10 +193,11 @@ class Database:
         killed): what SQLite would see if the process died. Their open transactions roll back."""
         self._closed = True
         self._close_readers()
-        try:
-            await asyncio.wait_for(self._conn.close(), within)
-        except Exception:
-            self._conn.stop()  # its thread would otherwise keep the process from exiting
+        if self._batch is not None:  # never committed: what a dead process would leave
+            self._batch.fail(DatabaseError(self.path, "closed before the commit"))
+            self._batch = None
+        with contextlib.suppress(Exception):  # a daemon thread still busy does not hold us up
+            await self._writer.close(within)
 
     async def schema_version(self) -> int:
         async with self.read() as tx:
@@ -199,7 +206,8 @@ class Database:
     async def checkpoint(self) -> None:
         """Fold the WAL into the file and empty it (as far as the reads in flight allow)."""
         async with self._hold():
-            await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            await self._commit()
+            await self._writer.call(writing.checkpoint, BUSY_MS)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
@@ -220,19 +228,65 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; ``ROLLBACK`` on any exception (then re-raised)."""
+        """One atomic transaction: committed, and durable, when the block ends; rolled back on
+        any exception (then re-raised). It is a savepoint of a group commit (see
+        :mod:`bot.storage.writer`), which is invisible to the block."""
         async with self._hold():
-            await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield Tx(self._conn)
-            except BaseException:
-                await self._rollback()
-                raise
-            try:
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
+                batch = await self._join()
+                conn = self._writer.conn
+                conn.execute("SAVEPOINT tx")
+                try:
+                    yield Tx(conn)
+                    conn.execute("RELEASE tx")
+                except BaseException as exc:
+                    self._undo(batch, exc)
+                    raise
+                batch.members += 1
+            finally:
+                if self._waiting == 0:  # nobody to join the batch: commit it now
+                    await self._commit()
+        await asyncio.shield(batch.durable)
+
+    async def _join(self) -> Batch:
+        """The open batch, or a new one (``BEGIN IMMEDIATE``; off the loop when another
+        connection holds the write lock)."""
+        if self._batch is not None:
+            return self._batch
+        writer = self._writer
+        if writer.conn.in_transaction:  # a BEGIN whose wait was cancelled went through after all
+            writer.rollback()
+        if not writer.begin():
+            await writer.call(writing.begin_waiting, BUSY_MS)
+        self._batch = Batch()
+        return self._batch
+
+    def _undo(self, batch: Batch, exc: BaseException) -> None:
+        """A transaction failed: only its own writes go, unless SQLite dropped the whole batch,
+        which then fails for every member."""
+        if batch.members == 0:  # alone in it: end the SQLite transaction too
+            self._batch = None
+            self._writer.rollback()
+        elif not writing.undo(self._writer, batch):
+            self._batch = None
+            batch.fail(DatabaseError(self.path, f"the transaction was lost: {exc!r}"))
+
+    async def _commit(self) -> None:
+        """Commit the open batch, holding the writer until it is durable: the transactions
+        that come meanwhile wait, and then make the next batch together."""
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            await asyncio.wait({writing.commit_batch(self._writer, batch)})
+
+    async def _commit_later(self) -> None:
+        """A batch whose last waiter gave up: nobody else would commit it."""
+        with contextlib.suppress(ValueError):  # closed meanwhile: close() committed it
+            async with self._hold():
+                await self._commit()
+
+    def trace(self, callback: Callable[[str], object] | None) -> None:
+        """Call ``callback`` with each statement the writer runs (tests and benchmarks)."""
+        self._writer.conn.set_trace_callback(callback)
 
     def _enter(self) -> asyncio.Task[Any] | None:
         task = asyncio.current_task()
@@ -272,18 +326,22 @@ class Database:
     @asynccontextmanager
     async def _hold(self) -> AsyncIterator[None]:
         task = self._enter()
-        async with self._lock:
+        self._waiting += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._waiting -= 1
+            if self._batch is not None and self._waiting == 0 and not self._lock.locked():
+                self._committer = asyncio.create_task(self._commit_later(), name="szulernia-commit")
+            raise
+        self._waiting -= 1
+        try:
             self._owner = task
-            try:
-                yield
-            finally:
-                self._owner = None
-
-    async def _rollback(self) -> None:
-        if not self._conn.in_transaction:
-            return
-        with contextlib.suppress(sqlite3.OperationalError):  # the COMMIT went through after all
-            await asyncio.shield(self._conn.execute("ROLLBACK"))
+            await self._writer.idle()  # the last COMMIT, or one whose wait was cancelled
+            yield
+        finally:
+            self._owner = None
+            self._lock.release()
 
 
 def _check_path(path: Path) -> None:
@@ -298,19 +356,22 @@ def _check_path(path: Path) -> None:
         raise DatabaseError(path, f"permission denied: cannot create a file in {parent}")
 
 
-async def _prepare(conn: aiosqlite.Connection, path: Path) -> None:
+def _prepare(conn: sqlite3.Connection, path: Path) -> None:
+    """The writer's pragmas and checks, on its thread; ``busy_timeout`` ends at 0, since the
+    writer's statements run on the loop (see :mod:`bot.storage.writer`)."""
     try:
         # Reading the schema is the first thing that touches the file's pages: random bytes fail
         # here with "file is not a database".
-        await conn.execute_fetchall("SELECT count(*) FROM sqlite_master")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_MS:d}")
-        mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
-        if [tuple(r) for r in mode] != [("wal",)]:
-            raise DatabaseUnreadable(path, f"cannot switch to WAL mode (got {list(mode)!r})")
-        await conn.execute("PRAGMA synchronous = FULL")
-        check = [row[0] for row in await conn.execute_fetchall("PRAGMA quick_check")]
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_MS:d}")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        conn.execute("PRAGMA foreign_keys = ON")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchall()
+        if mode != [("wal",)]:
+            raise DatabaseUnreadable(path, f"cannot switch to WAL mode (got {mode!r})")
+        conn.execute("PRAGMA synchronous = FULL")
+        check = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
         if check != ["ok"]:
             raise DatabaseUnreadable(path, "damaged: " + "; ".join(map(str, check[:3])))
+        conn.execute("PRAGMA busy_timeout = 0")
     except sqlite3.Error as exc:
         raise DatabaseUnreadable(path, str(exc)) from exc

@@ -11,45 +11,44 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
-
 from bot.storage.errors import DatabaseError, SchemaTooNew
 from bot.storage.schema import MIGRATIONS, REBUILDS
 
 LATEST = len(MIGRATIONS)
 
 
-async def migrate(conn: aiosqlite.Connection, path: Path, target: int = LATEST) -> int:
-    """Apply every migration above the file's version up to ``target``; return the new version."""
-    current = int(next(iter(await conn.execute_fetchall("PRAGMA user_version")))[0])
+def migrate(conn: sqlite3.Connection, path: Path, target: int = LATEST) -> int:
+    """Apply every migration above the file's version up to ``target``; return the new version.
+    Synchronous: the writer runs it on its thread (``bot.storage.writer``)."""
+    current = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if current > LATEST:
         raise SchemaTooNew(path, current, LATEST)
     for version in range(current + 1, target + 1):
         rebuild = version in REBUILDS
         if rebuild:  # a no-op inside a transaction: it must come before BEGIN
-            await conn.execute("PRAGMA foreign_keys = OFF")
+            conn.execute("PRAGMA foreign_keys = OFF")
         try:
-            await _apply(conn, path, version)
+            _apply(conn, path, version)
         finally:
             if rebuild:
-                await conn.execute("PRAGMA foreign_keys = ON")
+                conn.execute("PRAGMA foreign_keys = ON")
     return max(current, target)
 
 
-async def _apply(conn: aiosqlite.Connection, path: Path, version: int) -> None:
+def _apply(conn: sqlite3.Connection, path: Path, version: int) -> None:
     """One migration and its ``user_version`` in one transaction, foreign keys checked first."""
-    await conn.execute("BEGIN IMMEDIATE")
+    conn.execute("BEGIN IMMEDIATE")
     try:
         for statement in MIGRATIONS[version - 1]:
-            await conn.execute(statement)
-        problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
+            conn.execute(statement)
+        problems = conn.execute("PRAGMA foreign_key_check").fetchall()
         if problems:
             raise DatabaseError(path, f"migration {version} broke foreign keys: {problems[:3]}")
-        await conn.execute(f"PRAGMA user_version = {version:d}")
-        await conn.execute("COMMIT")
+        conn.execute(f"PRAGMA user_version = {version:d}")
+        conn.execute("COMMIT")
     except sqlite3.Error as exc:
-        await conn.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
         raise DatabaseError(path, f"migration to schema version {version} failed: {exc}") from exc
     except BaseException:
-        await conn.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
         raise

@@ -39,8 +39,8 @@ class Reader:
     async def open(cls, path: Path, busy_ms: int) -> Reader:
         jobs: Jobs = queue.SimpleQueue()
         # A daemon: a statement still running when the process ends does not hold it up.
-        threading.Thread(target=_work, args=(jobs,), name=THREAD_NAME, daemon=True).start()
-        opening = _submit(jobs, _connect, path, busy_ms)
+        threading.Thread(target=work, args=(jobs,), name=THREAD_NAME, daemon=True).start()
+        opening = submit(jobs, _connect, path, busy_ms)
         try:
             conn = await asyncio.shield(opening)
         except BaseException:
@@ -50,10 +50,10 @@ class Reader:
         return cls(conn, jobs)
 
     async def first(self, statement: Statement[T], sql: str, params: Params) -> T:
-        return await _submit(self._jobs, _begin_then, self._conn, statement, sql, params)
+        return await submit(self._jobs, _begin_then, self._conn, statement, sql, params)
 
     async def call(self, statement: Statement[T], sql: str, params: Params) -> T:
-        return await _submit(self._jobs, statement, self._conn, sql, params)
+        return await submit(self._jobs, statement, self._conn, sql, params)
 
     def end(self) -> None:
         self._jobs.put((None, _end, (self._conn,)))
@@ -65,18 +65,18 @@ class Reader:
 
     async def aclose(self) -> None:
         """Close the connection after what is queued, and wait until it is closed."""
-        closing = _submit(self._jobs, _close, self._conn)
+        closing = submit(self._jobs, _close, self._conn)
         self._jobs.put(None)
         await closing
 
 
-def _submit(jobs: Jobs, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+def submit(jobs: Jobs, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
     future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
     jobs.put((future, fn, args))
     return future
 
 
-def _work(jobs: Jobs) -> None:
+def work(jobs: Jobs) -> None:
     """The reader's thread: run each job in order; answer on the job's event loop; end at None."""
     while (job := jobs.get()) is not None:
         future, fn, args = job

@@ -56,9 +56,7 @@ class DbWatch:
 
         db.read = watched_read  # type: ignore[method-assign]
         db.transaction = watched_transaction  # type: ignore[method-assign]
-        writer = getattr(db, "_conn", None)
-        if writer is not None:
-            await writer.set_trace_callback(lambda sql: self.note(f"sql: {sql}"))
+        db.trace(lambda sql: self.note(f"sql: {sql}"))
 
     async def click(
         self, fake: FakeDiscord, harness: BotHarness, user: Any, message: FakeMessage, **how: Any

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from typing import Any
 
 import aiohttp
@@ -208,9 +209,10 @@ async def test_a_crash_at_a_rest_call_and_a_new_bot_on_the_same_database(
 
     assert new is harness.bot and new is not old and harness.settings.token == fake.token
     assert old.timers._task is None or old.timers._task.done()
-    assert old_db._conn._connection is None  # closed: the dead bot can write nothing more
-    await asyncio.to_thread(old_db._conn._thread.join, 1.0)
-    assert not old_db._conn._thread.is_alive()  # aiosqlite's thread would keep pytest running
+    await asyncio.to_thread(old_db._writer.thread.join, 1.0)
+    assert not old_db._writer.thread.is_alive()  # the writer's thread would keep pytest running
+    with pytest.raises(sqlite3.ProgrammingError):  # closed: the dead bot can write nothing more
+        old_db._writer.conn.execute("SELECT 1")
     assert await new.db.schema_version() > 0  # the new bot has the same file
     assert [m.content for m in fake.tavern.messages] == ["half done"]  # applied, once
     assert handle.deferred and handle.followups == []  # the dead bot never confirmed

@@ -46,7 +46,7 @@ class Touches:
 
         db.read = watched_read  # type: ignore[method-assign]
         db.transaction = watched_transaction  # type: ignore[method-assign]
-        await db._conn.set_trace_callback(self._statement)
+        db.trace(self._statement)
 
     def _statement(self, sql: str) -> None:
         self.count += 1

@@ -62,6 +62,11 @@ def reader_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("szulernia-db-reader")]
 
 
+def db_threads() -> list[threading.Thread]:
+    """The readers' threads and the writer's."""
+    return [t for t in threading.enumerate() if t.name.startswith("szulernia-db-")]
+
+
 async def test_a_read_during_an_open_write_returns_the_last_commit(db: Database) -> None:
     async with OpenWrite(db) as write:
         assert await asyncio.wait_for(value(db), PATIENCE) == "committed"
@@ -195,6 +200,7 @@ async def test_abandon_frees_the_file_from_killed_tasks(tmp_path: Path) -> None:
     await asyncio.wait_for(holding.wait(), PATIENCE)
     await db.abandon(PATIENCE)
     await assert_released(path)
+    await asyncio.wait_for(db.abandon(PATIENCE), 1.0)  # again: at once (its threads are gone)
     for task in (reading, write.task):
         assert task is not None
         task.cancel()
@@ -208,10 +214,10 @@ async def test_abandon_frees_the_file_from_killed_tasks(tmp_path: Path) -> None:
 async def assert_released(path: Path) -> None:
     """No thread of ours is left, and another connection can take the file exclusively."""
     for _ in range(100):
-        if not reader_threads():
+        if not db_threads():
             break
         await asyncio.sleep(0.02)
-    assert reader_threads() == []
+    assert db_threads() == []
     raw = sqlite3.connect(path, isolation_level=None, timeout=0)
     try:
         raw.execute("BEGIN EXCLUSIVE")
