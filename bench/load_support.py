@@ -332,8 +332,9 @@ async def pegaz_table(
                     return message
             return None
 
+        picked = {"cards": ["1"]}  # the first card, from the menu (a dice table: always there)
         sent = await driver.interact(
-            "xchg dialog", lambda: fake.submit_modal(who, dialog, {"cards": "1"}, timeout=TIMEOUT)
+            "xchg dialog", lambda: fake.submit_modal(who, dialog, picked, timeout=TIMEOUT)
         )
         answer = await driver.reply(sent, outcome)
         if answer is table:  # the dialog paid at once: it made the move

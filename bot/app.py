@@ -28,11 +28,13 @@ from bot.services.clock import Clock, Sleeper, wall_clock, wall_sleeper
 from bot.services.history import HistoryService
 from bot.services.npcs import NpcService
 from bot.services.outcomes import TableOutcome
+from bot.services.side_bets import SideBetService
 from bot.services.stats import StatsService
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
 from bot.timers import TurnTimers
 from cogs import gate
+from cogs.kit.emojis import AppEmojis
 from cogs.replies import MalformedInteraction, report
 
 log = logging.getLogger(__name__)
@@ -123,6 +125,7 @@ class Services:
     history: HistoryService
     books: BooksService
     stats: StatsService
+    side_bets: SideBetService
 
     @classmethod
     def build(
@@ -142,6 +145,7 @@ class Services:
             history=HistoryService(db),
             books=BooksService(db, clock=clock),
             stats=StatsService(db),
+            side_bets=SideBetService(db, tables, clock=clock),
         )
 
 
@@ -229,6 +233,9 @@ class SzulerniaBot(commands.Bot):
         self._timers: TurnTimers | None = None
         self._npc_players: NpcPlayers | None = None
         self.in_flight = InFlight()
+        self.app_emojis = AppEmojis(self)
+        """The application's emojis (``cogs.kit.emojis``), uploaded beside the startup."""
+        self._emojis: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> Database:
@@ -278,6 +285,8 @@ class SzulerniaBot(commands.Bot):
         )
         self._services.tables.watch(self._npc_players.notice)
         self._restoring = asyncio.create_task(self._restore(), name="szulernia-restore")
+        if self.settings.bot.emojis:
+            self._emojis = asyncio.create_task(self.app_emojis.sync(), name="szulernia-emojis")
         for name in self._extensions:  # each game's cog redraws its tables that are behind
             await self.load_extension(name)
         self._timers.start()
@@ -314,9 +323,16 @@ class SzulerniaBot(commands.Bot):
         if self._restoring is not None:
             await asyncio.shield(self._restoring)
 
+    async def emojis_ready(self) -> None:
+        """Wait until the application's emojis are listed and uploaded (begun in setup_hook)."""
+        if self._emojis is not None:
+            await asyncio.shield(self._emojis)
+
     async def close(self) -> None:
         """Stop the timers, let the actions in flight finish (they may still answer), then
         disconnect and close the database."""
+        if self._emojis is not None:
+            self._emojis.cancel()
         if self._restoring is not None:
             self._restoring.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -43,6 +43,8 @@ class BotSettings(_Section):
     gm_role: Annotated[str, Field(min_length=1, max_length=100)] = "GM"
     dev_guild_id: Annotated[int, Field(gt=0)] | None = None
     log_level: LogLevel = "INFO"
+    emojis: bool = True
+    """Upload the bot's own emojis (creatures, side cards) and use them in its messages."""
 
     @field_validator("log_level", mode="before")
     @classmethod

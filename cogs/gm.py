@@ -166,6 +166,18 @@ class Settings(
         lang = await lang_of(interaction)
         await answer(interaction, t(lang, f"settings.images.{state}"))
 
+    @app_commands.command(
+        name="threads",
+        description="GM: whether tables talk in a thread of their own.",
+    )
+    @app_commands.describe(state="On or off.")
+    @app_commands.choices(state=ON_OFF)
+    @gm_only()
+    async def threads(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
+        await self.bot.services.guilds.set_threads(guild_id_of(interaction), state == "on")
+        lang = await lang_of(interaction)
+        await answer(interaction, t(lang, f"settings.threads.{state}"))
+
 
 class TablePageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -6,14 +6,15 @@ webhooks (one per channel, made once and kept), or else as a plain message that 
 line is said in the server's language; none names a card, so table talk never tells a hand.
 
 Its avatar is its portrait (``bot.render.images.portraits``), uploaded once as an application
-emoji named ``npc_<personality>``, whose image address the webhook message names; where the
-upload is refused the NPC speaks with Discord's default avatar.
+emoji named ``npc_<personality>`` (``cogs.kit.emojis``), whose image address the webhook
+message names; where the upload is refused the NPC speaks with Discord's default avatar.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +26,7 @@ from bot.i18n import Lang, t
 from bot.render.images.portraits import portrait
 from bot.services.errors import ServiceError
 from cogs.common import CharacterName, TableNumber, gm_only, guild_id_of, my_npcs
+from cogs.kit import threads
 from cogs.replies import Refused, answer, lang_of
 
 if TYPE_CHECKING:
@@ -56,8 +58,6 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
         self._avatars: dict[str, str | None] = {}
         """Per personality: its portrait's address, or None where its upload was refused."""
         self._avatar_lock = asyncio.Lock()
-        self._emojis: dict[str, discord.Emoji] | None = None
-        """The bot's application emojis by name, listed once per run."""
 
     @app_commands.command(name="takeover", description="GM: play a computer NPC's seat yourself.")
     @app_commands.describe(
@@ -140,7 +140,11 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
             log.info("table %d: no table talk (%s)", table_id, type(exc).__name__)
             return
         if said:
-            await self.say(table.channel_id, table.guild_id, who.name, said, lang, seat.personality)
+            where = await threads.talk_of(self.bot, table)
+            thread = where if where != table.channel_id else None
+            await self.say(
+                table.channel_id, table.guild_id, who.name, said, lang, seat.personality, thread
+            )
 
     async def say(
         self,
@@ -150,10 +154,11 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
         text: str,
         lang: Lang,
         gambler: str | None = None,
+        thread: int | None = None,
     ) -> None:
-        """``name`` says ``text`` in the channel: by webhook as ``name`` (with the portrait of
-        the personality ``gambler``) where the bot may, else as a plain message that names the
-        speaker. Mentions never ping."""
+        """``name`` says ``text`` in the channel (or its ``thread``, a table's): by webhook as
+        ``name`` (with the portrait of the personality ``gambler``) where the bot may, else as a
+        plain message that names the speaker. Mentions never ping."""
         quiet = discord.AllowedMentions.none()
         hook = await self._webhook(channel_id, guild_id)
         if hook is not None:
@@ -163,6 +168,7 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
                     text,
                     username=name[:80],
                     avatar_url=avatar or discord.utils.MISSING,
+                    thread=discord.utils.MISSING if thread is None else discord.Object(thread),
                     allowed_mentions=quiet,
                     wait=True,
                 )
@@ -170,11 +176,14 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
             except discord.HTTPException as exc:
                 log.info("channel %d: the NPC webhook failed (%s)", channel_id, exc.status)
                 self._hooks.pop(channel_id, None)
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        try:
-            await channel.send(t(lang, "npc.says", name=name, text=text), allowed_mentions=quiet)
-        except discord.HTTPException as exc:
-            log.info("channel %d: an NPC's line was refused (%s)", channel_id, exc.status)
+        for where in dict.fromkeys((thread or channel_id, channel_id)):  # an archived thread
+            channel = self.bot.get_partial_messageable(where, guild_id=guild_id)
+            try:
+                said = t(lang, "npc.says", name=name, text=text)
+                await channel.send(said, allowed_mentions=quiet)
+                return
+            except discord.HTTPException as exc:
+                log.info("channel %d: an NPC's line was refused (%s)", where, exc.status)
 
     async def _webhook(self, channel_id: int, guild_id: int) -> discord.Webhook | None:
         if channel_id in self._hooks:
@@ -190,25 +199,21 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="GM: the NPCs 
 
     async def _avatar(self, gambler: str) -> str | None:
         """The address of ``gambler``'s portrait: its application emoji, uploaded the first time
-        (one listing of the bot's emojis per run); None if the upload is refused."""
-        async with self._avatar_lock:  # two first lines at once must not upload it twice
+        (through the bot's one upload path, ``cogs.kit.emojis``); None if it is refused."""
+        async with self._avatar_lock:  # two first lines at once ask once
             if gambler in self._avatars:
                 return self._avatars[gambler]
-            name = f"npc_{gambler}"[:32]
             url = None
             try:
-                if self._emojis is None:
-                    listed = await self.bot.fetch_application_emojis()
-                    self._emojis = {e.name: e for e in listed}
-                emoji = self._emojis.get(name)
-                if emoji is None:
-                    drawn = personality(gambler).names["en"]
-                    image = await asyncio.to_thread(portrait, gambler, drawn)
-                    emoji = await self.bot.create_application_emoji(name=name, image=image)
-                    self._emojis[name] = emoji
-                url = emoji.url
-            except (discord.HTTPException, UnknownPersonality) as exc:
+                drawn = personality(gambler).names["en"]
+                emoji = await self.bot.app_emojis.ensure(
+                    f"npc_{gambler}"[:32], partial(portrait, gambler, drawn)
+                )
+                url = None if emoji is None else emoji.url
+            except UnknownPersonality as exc:
                 log.info("NPC %s speaks without a portrait (%s)", gambler, type(exc).__name__)
+            if url is None:
+                log.info("NPC %s speaks without a portrait", gambler)
             self._avatars[gambler] = url
             return url
 

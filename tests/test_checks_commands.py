@@ -35,6 +35,7 @@ GM_COMMANDS = {
     "gm void",
     "settings overdraft",
     "settings images",
+    "settings threads",
 }
 GUILD_GROUPS = {"character", "purse", "gm", "settings", "table", "npc", "stats"}
 
@@ -78,6 +79,7 @@ async def test_a_non_gm_is_refused_every_gm_command_as_before(
         ("gm void", {"table": table}),
         ("settings overdraft", {"state": "on"}),
         ("settings images", {"state": "on"}),
+        ("settings threads", {"state": "on"}),
     ]
     assert {command for command, _ in attempts} == GM_COMMANDS
     for command, options in attempts:

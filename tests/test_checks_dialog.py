@@ -33,7 +33,7 @@ async def answers(tv: Tavern, submitted: InteractionHandle) -> list[str]:
     await submitted.reply()
     for _ in range(2):
         await tv.press(tv.gm, tv.table_message(1), "Show my hand")
-    return [m.content for m in submitted.followups]
+    return [m.text for m in submitted.followups]
 
 
 async def test_a_dialog_is_answered_once_by_discordpy_and_once_after_a_restart(

@@ -22,10 +22,13 @@ TABLE = 10**12
 VERSION = 10**9
 
 
-def check(view: discord.ui.View | None) -> None:
+def check(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     if view is None:
         return
-    found = list(discord_limits.check_message({"components": view.to_components()}))
+    body: dict[str, object] = {"components": view.to_components()}
+    if isinstance(view, discord.ui.LayoutView):
+        body["flags"] = discord_limits.COMPONENTS_V2
+    found = list(discord_limits.check_message(body))
     assert not found, found
 
 
@@ -63,12 +66,13 @@ async def test_every_pegaz_view_fits(seed: int, lang: Lang) -> None:
         turn = pegaz.whose_turn(state)
         if turn is not None:
             check_modal(pegaz_views.exchange_modal(state, turn, TABLE, VERSION, lang))
-            check(pegaz_views.check_view(state, turn, TABLE, VERSION, roster, lang))
-            check(
-                pegaz_views.confirm_view(
-                    TABLE, VERSION, turn, (0, 1, 2), WARHAMMER.cap, WARHAMMER.cap, lang
-                )
-            )
+            ask = "x" * 4001  # clipped to fit
+            check(pegaz_views.check_view(state, turn, TABLE, VERSION, roster, ask, lang))
+            terms = ((0, 1, 2), WARHAMMER.cap, WARHAMMER.cap)
+            text = "x" * 4000  # a preview's text clipped to fit beside the hand
+            preview = pegaz_views.confirm_view(state, turn, TABLE, VERSION, terms, text, lang)
+            check(preview)
+            assert preview.content_length() == 4000
         actions = pegaz.legal_actions(state)
         if pegaz.is_over(state) or not actions:
             break

@@ -125,6 +125,10 @@ class TableSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
+    side_bets: bool = False
+    """Spectators may back a seat with a side bet (``bot.services.side_bets``); the game's
+    rules never read it."""
+
     def upper_bounds(self) -> tuple[tuple[str, int | None, int], ...]:
         """``(field, value, highest)`` for every bounded number (None: no limit set)."""
         return ()

@@ -8,7 +8,7 @@ from bot.services.errors import ChallengeAnswered, ChallengeExpired, UnknownChal
 from bot.services.npcs import NpcService
 from bot.services.outcomes import TableOutcome
 from bot.services.tables import Start, TableService
-from bot.storage import challenges, npcs
+from bot.storage import challenges, npcs, surfaces
 from bot.storage.challenges import ChallengeRow, ChallengeStatus
 from bot.storage.db import Database, Tx
 
@@ -49,11 +49,12 @@ class ChallengeService:
         referee: int | None = None,
         personality: str | None = None,
         house_edge: bool = False,
+        thread: bool = False,
     ) -> ChallengeRow:
         """A pending challenge that expires after ``seconds``; nothing is held yet. ``referee``:
         the GM who referees a match with skills (the table it opens is theirs). ``personality``:
         the challenger is an NPC the bot plays, as this personality (``house_edge``: with every
-        hand in view)."""
+        hand in view). ``thread``: the table talks in a thread of its own."""
         async with self._db.transaction() as tx:
             challenge_id = await challenges.insert(
                 tx,
@@ -67,6 +68,7 @@ class ChallengeService:
                 referee=referee,
                 personality=personality,
                 house_edge=house_edge and personality is not None,
+                thread=thread,
             )
             return await self._get(tx, challenge_id)
 
@@ -99,6 +101,8 @@ class ChallengeService:
                 await npcs.put(
                     tx, table_id, row.challenger, row.personality, house_edge=row.house_edge
                 )
+            if row.thread:
+                await surfaces.set_threaded(tx, table_id, True, None)
 
         outcome = await self._tables.create(
             GAME,

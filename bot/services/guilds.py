@@ -95,6 +95,17 @@ class GuildService:
             await guilds.set_images(tx, guild_id, images)
         self._rows.pop(guild_id, None)
 
+    async def threads(self, guild_id: int) -> bool:
+        """Whether the guild's tables talk in a thread of their own unless opened otherwise."""
+        row = await self._row(guild_id)
+        return row is not None and row.threads
+
+    async def set_threads(self, guild_id: int, threads: bool) -> None:
+        self._rows.pop(guild_id, None)
+        async with self._db.transaction() as tx:
+            await guilds.set_threads(tx, guild_id, threads)
+        self._rows.pop(guild_id, None)
+
     async def meta(self, key: str) -> str | None:
         """E.g. ``meta("commands_hash")``: the hash of the last synced command set."""
         async with self._db.read() as tx:

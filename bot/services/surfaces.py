@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 from bot.services.errors import UnknownTable
 from bot.storage import surfaces
-from bot.storage.db import Database
+from bot.storage.db import Database, Tx
 from bot.storage.surfaces import HandMark, Marks
 
 __all__ = ["HandMark", "Marks", "SurfaceService"]
@@ -81,6 +81,26 @@ class SurfaceService:
 
     async def drew_board(self, table_id: int, message_id: int, version: int) -> None:
         await self.record(table_id, board=(message_id, version))
+
+    async def started_thread(self, table_id: int, thread_id: int) -> None:
+        """The table's thread (0: none could be started, the table talks in its channel)."""
+        self._writes += 1
+        try:
+            async with self._db.transaction() as tx:
+                await surfaces.set_thread(tx, table_id, thread_id)
+        finally:
+            self._kept.pop(table_id, None)  # read again: the first one set wins
+
+    @staticmethod
+    def choose_thread(threaded: bool, allowed: bool) -> Callable[[Tx, int], Awaitable[None]]:
+        """The table's thread choice, written by the transaction that opens it (``claim``):
+        ``allowed`` False when the bot may not start threads there (it talks in the channel)."""
+
+        async def claim(tx: Tx, table_id: int) -> None:
+            if threaded:
+                await surfaces.set_threaded(tx, table_id, True, None if allowed else 0)
+
+        return claim
 
     async def claimed(self, table_id: int, version: int) -> None:
         """The announcement of ``version`` is about to go out as a follow-up (no nonce)."""

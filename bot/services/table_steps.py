@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.rules.common import OFFERING, POT, Account, GameRules, RulesError, Transfer
-from bot.services import stat_results
+from bot.services import side_bets, stat_results
 from bot.services.errors import (
     AlreadyInMatch,
     PurseTooLow,
@@ -126,6 +126,17 @@ async def write_step(
         done.append(transfer)
     if status == "cancelled":
         done += await refund_pot(tx, before, version=version, actor_id=actor_id, at=at)
+    if status in CLOSED and side_bets.enabled(state):  # paid (or refunded) with the last step
+        await side_bets.settle_side_bets(
+            tx,
+            table_id=before.id,
+            game=spec.game,
+            currency=before.currency,
+            state=state,
+            status=status,
+            actor_id=actor_id,
+            at=at,
+        )
     await _update_seats(tx, spec, before, seats)
     await tables.put_action_key(tx, key, before.id, version)
     next_seq = before.next_seq + len(events)

@@ -16,7 +16,7 @@ ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expir
 
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, challenger, opponent, created_by, settings, "
-    "expires_at, status, table_id, answered_at, drawn, referee, personality, house_edge"
+    "expires_at, status, table_id, answered_at, drawn, referee, personality, house_edge, thread"
 )
 
 
@@ -42,11 +42,14 @@ class ChallengeRow:
     """The personality of a challenging NPC the bot plays (None: its GM plays it)."""
     house_edge: bool = False
     """That NPC plays with every hand in view (``bot.ai.peeking``): its GM chose it."""
+    thread: bool = False
+    """The table it opens talks in a thread of its own (``cogs.kit.threads``)."""
 
 
 def _row(row: Row) -> ChallengeRow:
     values = list(row)
-    values[-4] = bool(values[-4])
+    values[-5] = bool(values[-5])
+    values[-2] = bool(values[-2])
     values[-1] = bool(values[-1])
     return ChallengeRow(*values)
 
@@ -64,11 +67,12 @@ async def insert(
     referee: int | None = None,
     personality: str | None = None,
     house_edge: bool = False,
+    thread: bool = False,
 ) -> int:
     return await tx.insert(
         "INSERT INTO challenges (guild_id, channel_id, challenger, opponent, created_by, "
-        "settings, expires_at, referee, personality, house_edge) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "settings, expires_at, referee, personality, house_edge, thread) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -80,6 +84,7 @@ async def insert(
             referee,
             personality,
             int(house_edge),
+            int(thread),
         ),
     )
 

@@ -19,11 +19,13 @@ class GuildRow:
     """Whether a GM chose ``language``; if not, the guild speaks its server's locale."""
     images: bool = False
     """Whether its tables show rendered images beside their text (``/settings images``)."""
+    threads: bool = False
+    """Whether its tables talk in a thread of their own by default (``/settings threads``)."""
 
 
 async def get(tx: Tx, guild_id: int) -> GuildRow | None:
     row = await tx.fetchone(
-        "SELECT guild_id, language, gm_role_id, language_chosen, images FROM guilds "
+        "SELECT guild_id, language, gm_role_id, language_chosen, images, threads FROM guilds "
         "WHERE guild_id = ?",
         (guild_id,),
     )
@@ -31,7 +33,7 @@ async def get(tx: Tx, guild_id: int) -> GuildRow | None:
         return None
     language: Language = "pl" if row[1] == "pl" else "en"
     role = None if row[2] is None else int(row[2])
-    return GuildRow(int(row[0]), language, role, bool(row[3]), bool(row[4]))
+    return GuildRow(int(row[0]), language, role, bool(row[3]), bool(row[4]), bool(row[5]))
 
 
 async def set_language(tx: Tx, guild_id: int, language: Language) -> None:
@@ -56,6 +58,14 @@ async def set_images(tx: Tx, guild_id: int, images: bool) -> None:
         "INSERT INTO guilds (guild_id, images) VALUES (?, ?) "
         "ON CONFLICT (guild_id) DO UPDATE SET images = excluded.images",
         (guild_id, int(images)),
+    )
+
+
+async def set_threads(tx: Tx, guild_id: int, threads: bool) -> None:
+    await tx.execute(
+        "INSERT INTO guilds (guild_id, threads) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+        (guild_id, int(threads)),
     )
 
 

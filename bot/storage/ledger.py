@@ -17,7 +17,7 @@ from typing import Literal
 from bot.storage.db import Tx
 from bot.storage.errors import DebitRefused, UnknownCharacterRow
 
-AccountKind = Literal["purse", "pot", "offering", "world"]
+AccountKind = Literal["purse", "pot", "offering", "world", "escrow"]
 MovementKind = Literal["grant", "take", "transfer", "stake", "payout", "refund", "offering"]
 GuildAccountKind = Literal["offering", "world"]
 

@@ -5,8 +5,8 @@ migration 2 adds the meta table, the turn-timer deadlines and the state snapshot
 table has published to Discord (the publisher's marks, the hand messages) and the Pazaak
 challenges; 4 whether a GM chose the guild's language; 5 a Pazaak match's referee; 6 the
 computer-played NPC seats; 7 the stats projection; 8 the GM's books (corrections, overdrafts,
-the report's window); 9 the house edge; 10 the images setting. Never edit a released
-migration: append a new one.
+the report's window); 9 the house edge; 10 the images setting; 11 a thread per table; 12 side
+bets (an escrow account per table). Never edit a released migration: append a new one.
 
 Money: ``accounts`` holds one balance per purse (character and currency), per table pot, and per
 guild and currency for the offerings and for the "world" (the GM's mint, the only account that may
@@ -19,114 +19,7 @@ Times are Unix milliseconds (integers). Discord ids are integers (snowflakes fit
 
 from __future__ import annotations
 
-_V1 = (
-    """CREATE TABLE guilds (
-        guild_id INTEGER PRIMARY KEY,
-        language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'pl')),
-        gm_role_id INTEGER
-    )""",
-    """CREATE TABLE characters (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 32),
-        name_key TEXT NOT NULL,
-        owner_id INTEGER NOT NULL,
-        is_npc INTEGER NOT NULL DEFAULT 0 CHECK (is_npc IN (0, 1)),
-        luck INTEGER NOT NULL DEFAULT 0 CHECK (luck IN (0, 1)),
-        gamble INTEGER NOT NULL DEFAULT 0 CHECK (gamble IN (0, 1)),
-        perception INTEGER NOT NULL DEFAULT 0 CHECK (perception BETWEEN 0 AND 100),
-        side_cards TEXT NOT NULL DEFAULT '[]',
-        selection TEXT NOT NULL DEFAULT '[]',
-        created_at INTEGER NOT NULL,
-        deleted_at INTEGER
-    )""",
-    """CREATE UNIQUE INDEX characters_name ON characters (guild_id, name_key)
-        WHERE deleted_at IS NULL""",
-    "CREATE INDEX characters_owner ON characters (guild_id, owner_id)",
-    """CREATE TABLE active_characters (
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        character_id INTEGER NOT NULL REFERENCES characters (id),
-        PRIMARY KEY (guild_id, user_id)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX active_characters_character ON active_characters (character_id)",
-    """CREATE TABLE tables (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        settings TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
-        version INTEGER NOT NULL CHECK (version >= 0),
-        message_id INTEGER,
-        created_by INTEGER NOT NULL,
-        created_at INTEGER NOT NULL,
-        closed_at INTEGER
-    )""",
-    "CREATE INDEX tables_live ON tables (status) WHERE status IN ('open', 'running')",
-    "CREATE INDEX tables_channel ON tables (guild_id, channel_id)",
-    """CREATE TABLE table_events (
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        seq INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        data BLOB NOT NULL,
-        PRIMARY KEY (table_id, seq)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE table_seats (
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        character_id INTEGER NOT NULL REFERENCES characters (id),
-        exclusive INTEGER NOT NULL CHECK (exclusive IN (0, 1)),
-        PRIMARY KEY (table_id, character_id)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX table_seats_character ON table_seats (character_id)",
-    """CREATE UNIQUE INDEX table_seats_one_match ON table_seats (character_id)
-        WHERE exclusive = 1""",
-    """CREATE TABLE action_keys (
-        key TEXT PRIMARY KEY,
-        table_id INTEGER NOT NULL REFERENCES tables (id),
-        version INTEGER NOT NULL
-    ) WITHOUT ROWID""",
-    """CREATE TABLE accounts (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world')),
-        guild_id INTEGER NOT NULL,
-        currency TEXT NOT NULL,
-        character_id INTEGER REFERENCES characters (id),
-        table_id INTEGER REFERENCES tables (id),
-        balance INTEGER NOT NULL DEFAULT 0,
-        CHECK (balance >= 0 OR kind = 'world'),
-        CHECK ((kind = 'purse') = (character_id IS NOT NULL)),
-        CHECK ((kind = 'pot') = (table_id IS NOT NULL))
-    )""",
-    "CREATE UNIQUE INDEX accounts_purse ON accounts (character_id, currency) WHERE kind = 'purse'",
-    "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
-    """CREATE UNIQUE INDEX accounts_guild ON accounts (guild_id, kind, currency)
-        WHERE kind IN ('offering', 'world')""",
-    """CREATE TABLE movements (
-        id INTEGER PRIMARY KEY,
-        at INTEGER NOT NULL,
-        actor_id INTEGER,
-        kind TEXT NOT NULL CHECK (kind IN
-            ('grant', 'take', 'transfer', 'stake', 'payout', 'refund', 'offering')),
-        reason TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        amount INTEGER NOT NULL CHECK (amount > 0),
-        table_id INTEGER REFERENCES tables (id),
-        table_version INTEGER,
-        event_seq INTEGER
-    )""",
-    """CREATE INDEX movements_table ON movements (table_id, table_version)
-        WHERE table_id IS NOT NULL""",
-    """CREATE TABLE ledger_entries (
-        id INTEGER PRIMARY KEY,
-        movement_id INTEGER NOT NULL REFERENCES movements (id),
-        account_id INTEGER NOT NULL REFERENCES accounts (id),
-        amount INTEGER NOT NULL CHECK (amount <> 0)
-    )""",
-    "CREATE INDEX ledger_entries_account ON ledger_entries (account_id, id)",
-    "CREATE INDEX ledger_entries_movement ON ledger_entries (movement_id)",
-)
+from bot.storage.schema_base import V1 as _V1
 
 _V2 = (
     """CREATE TABLE meta (
@@ -369,7 +262,7 @@ _V8 = (
     "CREATE INDEX tables_closed ON tables (guild_id, closed_at) WHERE closed_at IS NOT NULL",
 )
 
-REBUILDS = frozenset({8})
+REBUILDS = frozenset({8, 12})
 """Migrations that rebuild a table (SQLite's documented way to change a CHECK): they run with
 foreign keys off, which SQLite allows only outside a transaction; ``foreign_key_check`` still
 runs before their commit."""
@@ -388,6 +281,60 @@ _V10 = (
     "ALTER TABLE guilds ADD COLUMN images INTEGER NOT NULL DEFAULT 0 CHECK (images IN (0, 1))",
 )
 
+_V11 = (
+    # A thread per table (``cogs.kit.threads``): the guild's default, a challenge's choice until
+    # it is accepted, each table's choice and its thread (0: it fell back to the channel).
+    "ALTER TABLE guilds ADD COLUMN threads INTEGER NOT NULL DEFAULT 0 CHECK (threads IN (0, 1))",
+    "ALTER TABLE challenges ADD COLUMN thread INTEGER NOT NULL DEFAULT 0 CHECK (thread IN (0, 1))",
+    "ALTER TABLE tables ADD COLUMN threaded INTEGER NOT NULL DEFAULT 0 CHECK (threaded IN (0, 1))",
+    "ALTER TABLE tables ADD COLUMN thread_id INTEGER",
+)
+
+_V12 = (
+    # Side bets (``bot.storage.side_bets``): a spectator's stake on a seat of a table, held in
+    # the table's escrow account (a new account kind, so the CHECKs change: the accounts table
+    # is rebuilt as in migration 8, ids kept) until the table ends and the ledger pays it out.
+    """CREATE TABLE accounts_v12 (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world', 'escrow')),
+        guild_id INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        character_id INTEGER REFERENCES characters (id),
+        table_id INTEGER REFERENCES tables (id),
+        balance INTEGER NOT NULL DEFAULT 0,
+        floor INTEGER NOT NULL DEFAULT 0 CHECK (floor <= 0),
+        CHECK (balance >= floor OR kind = 'world'),
+        CHECK (floor = 0 OR kind = 'purse'),
+        CHECK ((kind = 'purse') = (character_id IS NOT NULL)),
+        CHECK ((kind IN ('pot', 'escrow')) = (table_id IS NOT NULL))
+    )""",
+    """INSERT INTO accounts_v12 (id, kind, guild_id, currency, character_id, table_id, balance,
+            floor)
+        SELECT id, kind, guild_id, currency, character_id, table_id, balance, floor
+        FROM accounts""",
+    "DROP TABLE accounts",
+    "ALTER TABLE accounts_v12 RENAME TO accounts",
+    "CREATE UNIQUE INDEX accounts_purse ON accounts (character_id, currency) WHERE kind = 'purse'",
+    "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
+    "CREATE UNIQUE INDEX accounts_escrow ON accounts (table_id) WHERE kind = 'escrow'",
+    """CREATE UNIQUE INDEX accounts_guild ON accounts (guild_id, kind, currency)
+        WHERE kind IN ('offering', 'world')""",
+    # One bet per user per table: who placed it, the character who pays, the seat backed, and
+    # how it ended (``paid``: what the ledger gave back; a losing bet 0).
+    """CREATE TABLE side_bets (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        user_id INTEGER NOT NULL,
+        character_id INTEGER NOT NULL REFERENCES characters (id),
+        seat INTEGER NOT NULL REFERENCES characters (id),
+        amount INTEGER NOT NULL CHECK (amount > 0),
+        placed_at INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'won', 'lost', 'refunded')),
+        paid INTEGER NOT NULL DEFAULT 0 CHECK (paid >= 0),
+        UNIQUE (table_id, user_id)
+    )""",
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10
+    _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12
 )  # fmt: skip

@@ -4,7 +4,9 @@
 - ``tables.posted_version``: the last version whose posts (announcements, hand deliveries, the
   GM's notes) have gone out;
 - ``table_hands``: one message per seat that shows its hand (a DM edited in place), with a digest
-  of what it shows, so it is edited only when that changes.
+  of what it shows, so it is edited only when that changes;
+- ``tables.threaded`` / ``thread_id``: whether the table talks in a thread of its own, and that
+  thread (None: not started yet; 0: it could not be, so the table talks in its channel).
 
 The marks only ever move forward: a slow publisher that drew an older version cannot move them
 back over a newer one.
@@ -35,12 +37,15 @@ class Marks:
     claimed_version: int
     """Announcements up to this version may have gone out as follow-ups (see the publisher)."""
     hands: dict[int, HandMark]
+    threaded: bool = False
+    thread_id: int | None = None
+    """The table's thread (see the module docstring)."""
 
 
 async def marks(tx: Tx, table_id: int) -> Marks | None:
     row = await tx.fetchone(
-        "SELECT message_id, board_version, posted_version, claimed_version "
-        "FROM tables WHERE id = ?",
+        "SELECT message_id, board_version, posted_version, claimed_version, threaded, "
+        "thread_id FROM tables WHERE id = ?",
         (table_id,),
     )
     if row is None:
@@ -50,7 +55,10 @@ async def marks(tx: Tx, table_id: int) -> Marks | None:
         (table_id,),
     )
     hands = {int(p): HandMark(int(p), c, m, str(d)) for p, c, m, d in rows}
-    return Marks(table_id, row[0], int(row[1]), int(row[2]), int(row[3]), hands)
+    thread = None if row[5] is None else int(row[5])
+    return Marks(
+        table_id, row[0], int(row[1]), int(row[2]), int(row[3]), hands, bool(row[4]), thread
+    )
 
 
 async def set_board(tx: Tx, table_id: int, message_id: int, version: int) -> None:
@@ -74,6 +82,21 @@ async def set_claimed(tx: Tx, table_id: int, version: int) -> None:
     await tx.execute(
         "UPDATE tables SET claimed_version = MAX(claimed_version, ?) WHERE id = ?",
         (version, table_id),
+    )
+
+
+async def set_threaded(tx: Tx, table_id: int, threaded: bool, thread_id: int | None) -> None:
+    """The table's choice, as it opens (``thread_id`` 0: it may not start one, so none)."""
+    await tx.execute(
+        "UPDATE tables SET threaded = ?, thread_id = ? WHERE id = ?",
+        (int(threaded), thread_id, table_id),
+    )
+
+
+async def set_thread(tx: Tx, table_id: int, thread_id: int) -> None:
+    """The table's thread was started (or, 0, could not be); set once."""
+    await tx.execute(
+        "UPDATE tables SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, table_id)
     )
 
 

@@ -48,7 +48,7 @@ from bot.services.table_rosters import Member
 from cogs.common import is_gm
 from cogs.history import HistoryScene
 from cogs.kit.frame import Scene
-from cogs.kit.ids import Target, deferred_update, dialog_fields, grammar
+from cogs.kit.ids import Target, deferred_update, dialog_fields, dialog_values, grammar
 from cogs.kit.publisher import Publisher
 from cogs.replies import Refused, bot_of, report
 
@@ -150,8 +150,9 @@ that reaches the listener, as one sent before a restart does."""
 
 
 class TableDialog(discord.ui.Modal):
-    """A dialog of a table act (its custom_id is the act's :class:`Target`); its text fields, in
-    order, are the act's values. The game's kit receives the submit.
+    """A dialog of a table act (its custom_id is the act's :class:`Target`); its fields, in
+    order, are the act's values (a text field's text, a select menu's picks joined by commas:
+    :func:`~cogs.kit.ids.dialog_values`). The game's kit receives the submit.
 
     discord.py routes a submit by the custom_id of a dialog sent in this process, until it is
     submitted or :data:`DIALOG_SECONDS` pass. It keeps dialogs in memory only, so one sent before
@@ -168,7 +169,7 @@ class TableDialog(discord.ui.Modal):
         # are read at once too: a twin dialog (the same act opened twice) is submitted through
         # this same instance, which discord.py refreshes on every submit.
         interaction.extras[ROUTED] = True
-        values = tuple(c.value for c in self.walk_children() if isinstance(c, discord.ui.TextInput))
+        values = dialog_values(self.walk_children())
         for cog in bot_of(interaction).cogs.values():
             if isinstance(cog, TableKit) and self.target.game == cog.PREFIX:
                 await cog.submit(interaction, self.target, values)

@@ -9,7 +9,7 @@ nothing. Components are plain ``discord.ui`` items: receiving them is the cog's 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,14 +120,29 @@ def deferred_update(interaction: discord.Interaction[Any]) -> bool:
     )
 
 
+def dialog_values(items: Iterable[discord.ui.Item[Any]]) -> tuple[str, ...]:
+    """A routed dialog's fields, in order: a text field's text, a select menu's picks joined by
+    commas (empty when none was picked)."""
+    values: list[str] = []
+    for item in items:
+        if isinstance(item, discord.ui.TextInput):
+            values.append(item.value)
+        elif isinstance(item, discord.ui.Select):
+            values.append(",".join(str(v) for v in item.values))
+    return tuple(values)
+
+
 def dialog_fields(components: Sequence[Any], out: dict[str, str]) -> None:
-    """A submitted dialog's text fields, by custom_id, in order (what discord.py reads into a
-    :class:`TableDialog`'s fields when it routes the submit)."""
+    """A submitted dialog's fields, by custom_id, in order, as :func:`dialog_values` reads them
+    when discord.py routes the submit (a text field's ``value``, a select menu's ``values``
+    joined by commas), also inside a label (``component``)."""
     for component in components:
         if not isinstance(component, dict):
             continue
         if "custom_id" in component and "value" in component:
             out[str(component["custom_id"])] = str(component["value"] or "")
+        elif "custom_id" in component and isinstance(component.get("values"), list):
+            out[str(component["custom_id"])] = ",".join(str(v) for v in component["values"])
         dialog_fields(component.get("components") or [], out)
         inner = component.get("component")
         if isinstance(inner, dict):

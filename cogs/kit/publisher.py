@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,8 +36,9 @@ import discord
 
 from bot.services.outcomes import TableView
 from bot.services.surfaces import HandMark, Marks
-from cogs.kit.announce import Announcer, with_lines
-from cogs.kit.frame import Draft, Hand, Post, Scene
+from cogs.kit import threads
+from cogs.kit.announce import CLOSED_DM, Posting
+from cogs.kit.frame import Draft, Hand, Scene
 from cogs.kit.ids import deferred_update, on_channel_message, table_of
 from cogs.kit.messages import dm, strip, unreachable
 
@@ -46,12 +47,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-POSTS_KEPT = 20
-"""A table this many versions behind skips the older posts: newer ones supersede them."""
 RETRY_SECONDS = (2.0, 10.0, 30.0, 120.0, 300.0)
 TOKEN_MARGIN = datetime.timedelta(minutes=1)
-CLOSED_DM = "closed"
-"""The digest of a hand that could not be sent (DMs closed): the seat was told once."""
 
 
 @dataclass
@@ -59,6 +56,15 @@ class _Job:
     via: discord.Interaction[Any] | None = None
     note: str | None = None
     done: list[asyncio.Future[bool]] = field(default_factory=list)
+
+
+def _same_message(one: discord.Interaction[Any] | None, two: discord.Interaction[Any]) -> bool:
+    return (
+        one is not None
+        and one.message is not None
+        and two.message is not None
+        and one.message.id == two.message.id
+    )
 
 
 @dataclass
@@ -114,6 +120,8 @@ class Publisher:
         self.bot.timers.poke()
         job = self._queued.setdefault(table_id, _Job())
         if via is not None and deferred_update(via):
+            if note is None and _same_message(job.via, via):
+                note = job.note  # a later click there (a stale one, healing) keeps its line
             job.via, job.note = via, note
             if on_channel_message(via):
                 self._tokens[table_id] = via
@@ -202,13 +210,20 @@ class Publisher:
         drawn = _Drawn()
         try:
             complete = await self._board(table, marks, frame.board, click, drawn)
-            if marks.posted_version < table.version:
-                posts = frame.posts
-                complete = await self._posts(table, marks, posts, click.via, drawn) and complete
+            marks, ready = await self._thread(table, marks)
+            if marks.posted_version < table.version and ready:
+                where = threads.talk_channel(table, marks)
+                said = Posting(self.bot, table, marks, click.via, drawn.hands, where)
+                complete = await said.versions(frame.posts) and complete
             shown = {**marks.hands, **drawn.hands}  # the posts may have sent hands
-            complete = await self._hands(table, shown, frame.hands, click, drawn) and complete
+            complete = (
+                await self._hands(table, shown, frame.hands, click, drawn) and complete and ready
+            )
             if complete and marks.posted_version < table.version:
-                drawn.posted = table.version
+                if await threads.archive(self.bot, table, marks):  # the last posts went out
+                    drawn.posted = table.version
+                else:
+                    complete = False
         finally:
             await services.surfaces.record(
                 table_id, board=drawn.board, hands=drawn.hands.values(), posted=drawn.posted
@@ -255,6 +270,16 @@ class Publisher:
             await strip(channel, old)
         return True
 
+    async def _thread(self, table: TableView, marks: Marks) -> tuple[Marks, bool]:
+        """The marks with the table's thread started if it wants one (``cogs.kit.threads``),
+        and whether its posts may go out now (not while a wanted thread could not be started)."""
+        if not marks.threaded or marks.thread_id is not None:
+            return marks, True
+        surfaces = self.bot.services.surfaces
+        await threads.start(self.bot, table, await surfaces.marks(table.table_id))  # a new board?
+        marks = await surfaces.marks(table.table_id)
+        return marks, marks.thread_id is not None
+
     def _token(self, table_id: int, message_id: int) -> discord.Interaction[Any] | None:
         """A click on ``message_id`` whose token still lives (with a minute to spare)."""
         found = self._tokens.get(table_id)
@@ -284,55 +309,6 @@ class Publisher:
             except discord.HTTPException as exc:  # an expired token: the REST edit still works
                 log.info("editing through the interaction failed (%s); editing directly", exc)
         await channel.get_partial_message(message_id).edit(**draft.edit())
-
-    async def _posts(
-        self,
-        table: TableView,
-        marks: Marks,
-        posts: Mapping[int, Sequence[Post]],
-        via: discord.Interaction[Any] | None,
-        drawn: _Drawn,
-    ) -> bool:
-        oldest = table.version - POSTS_KEPT
-        for version in sorted(v for v in posts if v > marks.posted_version):
-            if version <= oldest:
-                log.info("table %d: skipping the posts of version %d", table.table_id, version)
-                continue
-            said = Announcer(self.bot, table, marks, version, via)
-            if not await self._post_version(table, version, posts[version], said, drawn):
-                return False
-        return True
-
-    async def _post_version(
-        self,
-        table: TableView,
-        version: int,
-        posts: Sequence[Post],
-        said: Announcer,
-        drawn: _Drawn,
-    ) -> bool:
-        notices: list[str] = []
-        for index, post in enumerate(posts):
-            nonce = f"{table.table_id}.{version}.{index}"
-            if post.to_user is not None:
-                sent = await dm(self.bot, post.to_user, post.draft, nonce)
-                if sent is None and post.undelivered:
-                    notices.append(post.undelivered)
-                if post.hand_of is not None:
-                    mark = HandMark(post.hand_of, None, None, CLOSED_DM)
-                    if sent is not None:
-                        mark = HandMark(post.hand_of, sent.channel.id, sent.id, post.draft.digest())
-                    drawn.hands[post.hand_of] = mark
-                continue
-            draft = post.draft
-            if notices and draft.content is not None and draft.embed is None:
-                draft = with_lines(draft, notices)
-                notices = []
-            if not await said.send(draft, nonce):
-                return False
-        if notices:
-            return await said.send(with_lines(Draft(), notices), f"{table.table_id}.{version}.n")
-        return True
 
     async def _hands(
         self,

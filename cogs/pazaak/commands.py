@@ -31,6 +31,8 @@ from cogs.common import (
     my_names,
     own_names,
 )
+from cogs.kit import threads
+from cogs.kit.watch import WatchActs
 from cogs.npcs import PERSONALITY_MAX, choices_for, known_personality
 from cogs.pazaak.challenge import CHALLENGE_SECONDS, ChallengeActs, selection
 from cogs.pazaak.deck import DeckModal
@@ -69,6 +71,7 @@ def card_codes(text: str) -> list[str]:
 
 
 class Pazaak(
+    WatchActs,
     MatchActs,
     ChallengeActs,
     commands.GroupCog,
@@ -81,6 +84,7 @@ class Pazaak(
 
     def __init__(self, bot: SzulerniaBot) -> None:
         self.scene = PazaakScene(bot)
+        self.spectated = self.scene
         super().__init__(bot, self.scene)
         self.challenge_setup()
 
@@ -110,6 +114,8 @@ class Pazaak(
         referee="With skills: the GM told of every swap and who rules (default: you, if a GM).",
         personality="GM, for your NPC: the bot plays it, as this gambler (default: you play it).",
         house_edge="GM, with a personality: the bot plays your NPC seeing every hand.",
+        thread="The match talks in a thread of its own (default: the server's /settings threads).",
+        side_bets="Spectators may back a seat with a side bet (default: no)",
     )
     @app_commands.choices(
         main_deck=[
@@ -145,11 +151,15 @@ class Pazaak(
         referee: discord.Member | None = None,
         personality: app_commands.Range[str, 1, PERSONALITY_MAX] | None = None,
         house_edge: bool = False,
+        thread: bool | None = None,
+        side_bets: bool = False,
     ) -> None:
         # Acknowledge first: the checks below read the database. The challenge is public, so
         # is the deferral; a refusal deletes it and follows up ephemerally instead.
         await interaction.response.defer(thinking=True)
         try:
+            wants = await threads.wanted(self.bot, guild_id_of(interaction), thread)
+            allowed = threads.may_start(interaction)
             row, text, them = await self._challenge(
                 interaction,
                 opponent,
@@ -164,10 +174,12 @@ class Pazaak(
                     "skills": skills,
                     "detection_modifier": detection,
                     "cheat_ruling": "gm" if cheat_ruling == "gm" else "forfeit",
+                    "side_bets": side_bets,
                 },
                 referee,
                 personality,
                 house_edge,
+                wants and allowed,
             )
         except Exception:
             with contextlib.suppress(discord.HTTPException):
@@ -182,6 +194,8 @@ class Pazaak(
         await self.bot.services.challenges.set_message(row.id, message.id)
         if row.house_edge:  # the GM's secret: told to the GM alone
             await interaction.followup.send(t(lang, "npc.house_edge.on"), ephemeral=True)
+        if wants and not allowed:
+            await interaction.followup.send(t(lang, "threads.fallback"), ephemeral=True)
 
     async def _challenge(
         self,
@@ -193,6 +207,7 @@ class Pazaak(
         referee: discord.Member | None,
         personality: str | None = None,
         house_edge: bool = False,
+        thread: bool = False,
     ) -> tuple[ChallengeRow, str, Character]:
         """Check and save the challenge (``options``: the match settings but the wager); its
         row, its text and the opponent. With skills, the table needs a GM as its referee (told
@@ -233,6 +248,7 @@ class Pazaak(
             referee=judge,
             personality=gambler,
             house_edge=house_edge,
+            thread=thread,
         )
         text = pazaak_text.challenge(
             lang,
@@ -371,5 +387,6 @@ class Pazaak(
         text = pazaak_text.turn_warning(
             lang, mention=mention(who.owner_id), name=who.name, deadline_ms=table.deadline
         )
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        where = await threads.talk_of(self.bot, table)
+        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         await channel.send(text, allowed_mentions=pinging(who.owner_id))

@@ -85,8 +85,9 @@ class MatchActs(TableKit):
         table = await self.table(click.target.table)
         player = click.player if click.player is not None else await self._hand_seat(click)
         names = _names(click)
-        embed = render.hand(table.state, player, names, click.lang)
-        buttons = hand_view(table.table_id, table.version, table.state, player, click.lang)
+        emojis = self.bot.app_emojis
+        embed = render.hand(table.state, player, names, click.lang, icons=emojis.icons())
+        buttons = hand_view(table.table_id, table.version, table.state, player, click.lang, emojis)
         await click.interaction.edit_original_response(embed=embed, view=buttons)
 
     async def _hand_seat(self, click: Click) -> int:
@@ -170,11 +171,14 @@ class MatchActs(TableKit):
         player = _mine(click)
         cancelled = click.table.status == "cancelled"
         names = _names(click)
-        embed = render.hand(click.state, player, names, click.lang, cancelled=cancelled)
+        emojis = self.bot.app_emojis
+        embed = render.hand(
+            click.state, player, names, click.lang, cancelled=cancelled, icons=emojis.icons()
+        )
         buttons = None
         if not cancelled:
             buttons = hand_view(
-                click.table.table_id, click.table.version, click.state, player, click.lang
+                click.table.table_id, click.table.version, click.state, player, click.lang, emojis
             )
         picture = None
         if await self.bot.services.guilds.images(click.table.guild_id):

@@ -24,6 +24,8 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 from bot.i18n import Lang
 from bot.render import images
 from bot.render import pazaak as render
@@ -31,8 +33,10 @@ from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
 from bot.rules.pazaak.queries import seat_index
 from bot.services.outcomes import Character, TableView
+from cogs.kit.emojis import AppEmojis, icons_of
 from cogs.kit.frame import Draft, Frame, Hand, Picture, Post, with_picture
 from cogs.kit.pictures import Pictures
+from cogs.kit.watch import result_field
 from cogs.pazaak.people import mention, pinging
 from cogs.pazaak.views import board_view, hand_dm_view, swap_offered
 
@@ -53,10 +57,13 @@ def hand_draft(
     lang: Lang,
     cancelled: bool,
     picture: Picture | None = None,
+    emojis: AppEmojis | None = None,
 ) -> Draft:
-    """A seat's hand DM (secret): its cards, and one button per card while the match goes on."""
-    shown = render.hand_dm(state, player, table_id, names, lang, cancelled=cancelled)
-    buttons = None if cancelled else hand_dm_view(table_id, state, player, lang)
+    """A seat's hand DM (secret): its cards, and one button per card while the match goes on
+    (with the cards' own emojis, where ``emojis`` has them)."""
+    icons = icons_of(emojis)
+    shown = render.hand_dm(state, player, table_id, names, lang, cancelled=cancelled, icons=icons)
+    buttons = None if cancelled else hand_dm_view(table_id, state, player, lang, emojis)
     return Draft(embed=with_picture(shown, picture), view=buttons, picture=picture)
 
 
@@ -124,9 +131,32 @@ class PazaakScene:
             key = hand_key(state, seat.id, table.table_id, names, lang, cancelled)
             cards = await self.hand_picture(table, seat.id, names, lang, key) if drawn else None
             draw = functools.partial(hand_draft, state, seat.id, table.table_id, names, lang)
-            hand = functools.partial(draw, cancelled, cards)
-            hands[seat.id] = Hand(who.owner_id, hand, closed, key=key + ("i" if drawn else ""))
+            hand = functools.partial(draw, cancelled, cards, self.bot.app_emojis)
+            marks = ("i" if drawn else "") + ("e" if self.bot.app_emojis.icons() else "")
+            hands[seat.id] = Hand(who.owner_id, hand, closed, key=key + marks)
         return Frame(board, posts, hands)
+
+    async def public(self, table: TableView, lang: Lang) -> discord.Embed:
+        """The board as a spectator sees it (``cogs.kit.watch``): the table message's embed,
+        with the newest step's public moves (the board has no turn clock)."""
+        state: pazaak.PazaakState = table.state
+        players = await self.bot.services.characters.many(p.id for p in state.players)
+        names = {p.id: players[p.id].name if p.id in players else UNKNOWN for p in state.players}
+        steps = await self.bot.services.tables.step_events(
+            table.table_id, table.version - 1, table.version
+        )
+        board = await self.board(table, steps.get(table.version, ()), players, names, lang)
+        assert board.embed is not None
+        return board.embed
+
+    async def with_side_bets(
+        self, table: TableView, embed: discord.Embed, lang: Lang
+    ) -> discord.Embed:
+        """``embed`` with the side bets' result once the table is over (if it took any)."""
+        found = await result_field(self.bot, table, lang)
+        if found is not None:
+            embed.add_field(name=found[0], value=found[1], inline=False)
+        return embed
 
     async def board_picture(
         self, table: TableView, names: Mapping[int, str], lang: Lang
@@ -155,10 +185,12 @@ class PazaakScene:
     ) -> Draft:
         state: pazaak.PazaakState = table.state
         if table.status == "cancelled":  # a GM closed the table: the stakes went back
-            return Draft(embed=pazaak_text.cancelled(state, table.table_id, names, lang))
+            closed = pazaak_text.cancelled(state, table.table_id, names, lang)
+            return Draft(embed=await self.with_side_bets(table, closed, lang))
         if state.phase == "over":
             history = await self.bot.services.tables.history(table.table_id)
-            return Draft(embed=pazaak_text.summary(state, table.table_id, names, lang, history))
+            summary = pazaak_text.summary(state, table.table_id, names, lang, history)
+            return Draft(embed=await self.with_side_bets(table, summary, lang))
         current = state.current_player
         who = players.get(current) if current is not None else None
         owner = who.owner_id if who is not None else None
@@ -176,6 +208,7 @@ class PazaakScene:
             lang,
             events=newest,
             mention=mention(owner) if owner is not None else None,
+            icons=self.bot.app_emojis.icons(),
         )
         view = board_view(table.table_id, table.version, state, lang)
         return Draft(content, embed, view, pinging(owner))

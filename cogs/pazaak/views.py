@@ -31,7 +31,9 @@ from bot.i18n import Lang, t
 from bot.render import pazaak as render
 from bot.rules import pazaak
 from bot.rules.pazaak.queries import seat_index
+from cogs.kit.emojis import AppEmojis
 from cogs.kit.ids import Target, button, select, view
+from cogs.kit.watch import watch_button
 
 PREFIX = "pz"
 CHALLENGE_PREFIX = "pzc"
@@ -140,6 +142,7 @@ def board_view(
             t(lang, "pazaak.button.forfeit"),
             style=discord.ButtonStyle.danger,
         ),
+        watch_button(PREFIX, table_id, lang),  # anyone: the public view
     )
 
 
@@ -150,30 +153,38 @@ def _cards(
     lang: Lang,
     *,
     enabled: dict[int, list[int | None]] | None = None,
+    emojis: AppEmojis | None = None,
 ) -> list[discord.ui.Button[discord.ui.View]]:
     """One button per hand card, at the hand version (all enabled unless ``enabled`` says which
-    may be played now)."""
+    may be played now), with its kind's emoji where ``emojis`` has it (the label stays)."""
     version = hand_version(state, player)
-    return [
-        button(
+    found = []
+    for index, card in enumerate(pazaak.view(state, player).hand):
+        item = button(
             at(table_id, version, "card", str(index)),
             render.card_label(card, lang),
             disabled=enabled is not None and index not in enabled,
             row=0,
         )
-        for index, card in enumerate(pazaak.view(state, player).hand)
-    ]
+        item.emoji = None if emojis is None else emojis.card_button(card.kind)
+        found.append(item)
+    return found
 
 
 def hand_dm_view(
-    table_id: int, state: pazaak.PazaakState, player: int, lang: Lang
+    table_id: int,
+    state: pazaak.PazaakState,
+    player: int,
+    lang: Lang,
+    emojis: AppEmojis | None = None,
 ) -> discord.ui.View | None:
     """Under the hand DM: one button per hand card, all enabled while the match goes on (whether
     a card may be played now is decided at the click), so it changes only with the hand. End
     turn and Stand are on the board."""
     if state.phase == "over":
         return None
-    items = [*_cards(table_id, state, player, lang), *_swap(table_id, state, player, lang)]
+    cards = _cards(table_id, state, player, lang, emojis=emojis)
+    items = [*cards, *_swap(table_id, state, player, lang)]
     return view(*items) if items else None
 
 
@@ -219,13 +230,18 @@ def swap_menu(
 
 
 def hand_view(
-    table_id: int, version: int, state: pazaak.PazaakState, player: int, lang: Lang
+    table_id: int,
+    version: int,
+    state: pazaak.PazaakState,
+    player: int,
+    lang: Lang,
+    emojis: AppEmojis | None = None,
 ) -> discord.ui.View | None:
     """Under a "Show my hand" message (a fresh one each time): the hand cards (enabled when they
     may be played now), End turn and Stand (at the table's ``version``)."""
     if state.phase == "over":
         return None
-    cards = _cards(table_id, state, player, lang, enabled=playable(state, player))
+    cards = _cards(table_id, state, player, lang, enabled=playable(state, player), emojis=emojis)
     off_turn = state.current_player != player
     turn = _turn_buttons(table_id, version, lang, disabled=off_turn, row=2)
     if pazaak.may_redraw(state, player):

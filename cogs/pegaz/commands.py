@@ -30,7 +30,9 @@ from cogs.common import (
     my_names,
     my_npcs,
 )
+from cogs.kit import threads
 from cogs.kit.cog import TableKit
+from cogs.kit.watch import WatchActs
 from cogs.npcs import PERSONALITY_MAX, choices_for, known_personality
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import PegazScene, mentions
@@ -81,6 +83,7 @@ async def _table_id(interaction: discord.Interaction[Any], table: int | None) ->
 
 
 class Pegaz(
+    WatchActs,
     Seating,
     Turns,
     commands.GroupCog,
@@ -93,6 +96,7 @@ class Pegaz(
 
     def __init__(self, bot: SzulerniaBot) -> None:
         self.publisher_scene = PegazScene(bot)
+        self.spectated = self.publisher_scene
         TableKit.__init__(self, bot, self.publisher_scene)
 
     def seated(self, state: pegaz.PegazState) -> list[int]:
@@ -114,6 +118,8 @@ class Pegaz(
         tie="A tie among the last players: split the pot, or roll it over",
         cheat_ruling="A caught cheater is expelled, or the GM rules",
         detection="Modifier to the detection tests (-100 to 100)",
+        thread="Talk in a thread of the table's own (default: the server's /settings threads)",
+        side_bets="Spectators may back a seat with a side bet (default: no)",
     )
     @app_commands.choices(die=DICE)
     @app_commands.choices(source=SOURCES, tie=TIES, cheat_ruling=RULINGS)
@@ -132,6 +138,8 @@ class Pegaz(
         tie: str = "split",
         cheat_ruling: str = "expel",
         detection: app_commands.Range[int, -MAX_DETECTION_MODIFIER, MAX_DETECTION_MODIFIER] = 0,
+        thread: bool | None = None,
+        side_bets: bool = False,
     ) -> None:
         settings = inputs.settings(
             stake=stake,
@@ -146,11 +154,11 @@ class Pegaz(
             cheat_ruling="gm" if cheat_ruling == "gm" else "expel",
             detection=detection,
         )
+        if side_bets:
+            settings = settings.model_copy(update={"side_bets": True})
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table_id = await self.open_table(interaction, settings)
-        await answer(
-            interaction, t(await lang_of(interaction), "pegaz.done.opened", table=table_id)
-        )
+        table_id = await self.open_table(interaction, settings, thread=thread)
+        await answer(interaction, await self.opened_text(table_id, await lang_of(interaction)))
 
     @app_commands.command(name="join", description="Sit down at a table with your character.")
     @app_commands.describe(
@@ -251,7 +259,8 @@ class Pegaz(
         roster = await self.publisher_scene.roster(view.state)
         users = ", ".join(dict.fromkeys(mention_of(roster, p) for p in waiting))
         text = t(lang, "pegaz.ev.warning", users=users, at=f"<t:{view.deadline // 1000}:R>")
-        channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        where = await threads.talk_of(self.bot, view)
+        channel = self.bot.get_partial_messageable(where, guild_id=view.guild_id)
         try:
             await channel.send(text, allowed_mentions=mentions(text))
         except discord.HTTPException as exc:

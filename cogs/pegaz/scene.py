@@ -25,13 +25,14 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render import images
-from bot.render.pegaz import Roster, Who, hand_embed, name_of, table_embed
+from bot.render.pegaz import Roster, Who, hand_embed, iconed, name_of, table_embed
 from bot.render.pegaz.events import gm_lines, mention_of, public_lines
 from bot.rules import pegaz
 from bot.services.outcomes import Character, TableView
 from bot.services.table_rosters import Member
 from cogs.kit.frame import Draft, Frame, Hand, Picture, Post, with_picture
 from cogs.kit.pictures import Pictures
+from cogs.kit.watch import result_field
 from cogs.pegaz.views import choices_view, table_view
 
 if TYPE_CHECKING:
@@ -86,17 +87,11 @@ class PegazScene:
         roster = await self.roster(state, everything)
         drawn = await self.bot.services.guilds.images(table.guild_id)
         board_picture = await self.board_picture(table, roster, lang) if drawn else None
+        embed = table_embed(
+            state, table_id=table.table_id, roster=roster, lang=lang, deadline=table.deadline
+        )
         board = Draft(
-            embed=with_picture(
-                table_embed(
-                    state,
-                    table_id=table.table_id,
-                    roster=roster,
-                    lang=lang,
-                    deadline=table.deadline,
-                ),
-                board_picture,
-            ),
+            embed=with_picture(await self.with_side_bets(table, embed, lang), board_picture),
             view=table_view(state, table.table_id, table.version, roster, lang),
             picture=board_picture,
         )
@@ -112,6 +107,22 @@ class PegazScene:
             for version, step in events.items()
         }
         return Frame(board, posts, self.hands(table, roster, lang, pictures))
+
+    async def public(self, table: TableView, lang: Lang) -> discord.Embed:
+        """The board as a spectator sees it (``cogs.kit.watch``): the table message's text,
+        without the turn clock."""
+        roster = await self.roster(table.state)
+        embed = table_embed(table.state, table_id=table.table_id, roster=roster, lang=lang)
+        return await self.with_side_bets(table, embed, lang)
+
+    async def with_side_bets(
+        self, table: TableView, embed: discord.Embed, lang: Lang
+    ) -> discord.Embed:
+        """``embed`` with the side bets' result once the table is over (if it took any)."""
+        found = await result_field(self.bot, table, lang)
+        if found is not None:
+            embed.add_field(name=found[0], value=found[1], inline=False)
+        return embed
 
     async def board_picture(self, table: TableView, roster: Roster, lang: Lang) -> Picture:
         seen = pegaz.view(table.state, None)
@@ -181,6 +192,9 @@ class PegazScene:
             roster=roster,
             lang=lang,
         )
+        if embed.description:  # the creatures' own emojis, where they were uploaded
+            die = state.settings.die
+            embed.description = iconed(embed.description, die, lang, self.bot.app_emojis.icons())
         return Draft(
             embed=with_picture(embed, picture),
             view=choices_view(state, player, table.table_id, lang),
@@ -218,6 +232,9 @@ class PegazScene:
             found.append(Post(Draft(clip("\n".join(notes))), to_user=gm))
         lines = public_lines(events, state, roster, lang)
         if lines:
-            text = clip("\n".join(lines))
+            plain = "\n".join(lines)
+            icons = self.bot.app_emojis.icons()
+            text = iconed(plain, state.settings.die, lang, icons)
+            text = text if len(text) <= CONTENT_MAX else clip(plain)  # no emoji cut in half
             found.append(Post(Draft(text, mentions=mentions(text), picture=check)))
         return found

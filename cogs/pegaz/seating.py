@@ -7,12 +7,13 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.render.pegaz import money
 from bot.rules import pegaz
 from bot.services.errors import NotOwner
 from bot.services.outcomes import Character, TableView
 from cogs.common import acting_character, guild_id_of, own_characters
+from cogs.kit import threads
 from cogs.kit.cog import Click, Roster, TableKit, act
 from cogs.pegaz.scene import PegazScene, who_of
 from cogs.pegaz.views import character_pick_view
@@ -36,8 +37,12 @@ class Seating(TableKit):
         settings: pegaz.PegazSettings,
         *,
         carry_from: int | None = None,
+        thread: bool | None = None,
     ) -> int:
-        """Create a table in the interaction's channel and post its message; return its id."""
+        """Create a table in the interaction's channel and post its message; return its id.
+        ``thread``: whether it talks in a thread of its own (None: the server's default)."""
+        threaded = await threads.wanted(self.bot, guild_id_of(interaction), thread)
+        allowed = threads.may_start(interaction)
         outcome = await self.bot.services.tables.create(
             pegaz.GAME,
             lambda rng: pegaz.new_table(settings),
@@ -46,6 +51,7 @@ class Seating(TableKit):
             actor_id=interaction.user.id,
             key=interaction.id,
             carry_from=carry_from,
+            claim=self.bot.services.surfaces.choose_thread(threaded, allowed),
         )
         await self.publisher.publish(outcome.table_id)
         return outcome.table_id
@@ -191,8 +197,18 @@ class Seating(TableKit):
         settings = pegaz.PegazSettings.parse(
             {**table.state.settings.model_dump(), "carried_pot": carried}
         )
-        table_id = await self.open_table(interaction, settings, carry_from=table.table_id)
-        await answer(interaction, t(click.lang, "pegaz.done.opened", table=table_id))
+        threaded = (await self.bot.services.surfaces.marks(table.table_id)).threaded
+        table_id = await self.open_table(
+            interaction, settings, carry_from=table.table_id, thread=threaded
+        )
+        await answer(interaction, await self.opened_text(table_id, click.lang))
+
+    async def opened_text(self, table_id: int, lang: Lang) -> str:
+        """ "Table N is open", and that it talks in the channel where a thread was refused."""
+        text = t(lang, "pegaz.done.opened", table=table_id)
+        if threads.fell_back(await self.bot.services.surfaces.marks(table_id)):
+            text += "\n" + t(lang, "threads.fallback")
+        return text
 
 
 def refuse_second_seat(

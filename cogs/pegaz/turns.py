@@ -5,6 +5,9 @@ answers from the table with the purses synced, exactly as the step itself will s
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import discord
 
 from bot.i18n import t
 from bot.render.pegaz import card, hand_embed, money
@@ -14,12 +17,14 @@ from bot.rules.common import InsufficientFunds, NotSeated
 from bot.services.errors import StaleAction
 from bot.services.outcomes import TableView
 from cogs.kit.cog import Click, TableKit, act
+from cogs.kit.layout import is_v2
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import who_of
-from cogs.pegaz.views import check_view, confirm_view, exchange_modal
+from cogs.pegaz.views import RAISE_ONLY, check_view, confirm_view, done_view, exchange_modal
 from cogs.replies import answer
 
 _SHIFT = re.compile(r"([0-2])([+-][12])")
+_QUIET = discord.AllowedMentions.none()
 
 
 def _stale(click: Click) -> StaleAction:
@@ -50,6 +55,27 @@ def _own_turn(click: Click) -> int:
     if click.target.arg and click.target.arg.split(".")[0] != str(turn):
         raise _stale(click)
     return turn
+
+
+def _dialog(click: Click) -> tuple[str, str]:
+    """The exchange dialog's fields: the cards picked (``1,3``; typed, in a dialog sent before
+    the menu) and the raise (picked, ``1p``, or typed). A dialog with nothing left to draw holds
+    the raise alone (its arg ends in ``.r``)."""
+    values = list(click.values)
+    if click.target.arg.split(".")[1:] == [RAISE_ONLY]:
+        values.insert(0, "")
+    values += ["", ""]
+    return values[0], values[1]
+
+
+async def _last_word(interaction: discord.Interaction[Any], text: str) -> None:
+    """Replace the clicked menu (the exchange preview, the check menu) with ``text``, its
+    components gone: a V2 message stays one (a text display), one drawn before the layout came
+    gets the text as its content."""
+    if is_v2(interaction.message):
+        await interaction.edit_original_response(view=done_view(text))
+    else:
+        await interaction.edit_original_response(content=text, view=None)
 
 
 def _may_check(state: pegaz.PegazState, turn: int) -> bool:
@@ -109,8 +135,9 @@ class Turns(TableKit):
         await self.ack(interaction)  # an update of the table message: its token redraws it
         turn, table, lang = _own_turn(click), click.table, click.lang
         state: pegaz.PegazState = await self.bot.services.tables.synced(table.table_id)
-        cards = inputs.exchange_cards(click.values[0] if click.values else "")
-        extra = inputs.raise_amount(click.values[1] if len(click.values) > 1 else "")
+        picked, typed = _dialog(click)
+        cards = inputs.exchange_cards(picked)
+        extra = inputs.raise_amount(typed)
         stake = state.stake + extra
         _, stake, price = pegaz.exchange_terms(state, pegaz.Exchange(turn, cards, stake))
         die, hand = state.settings.die, pegaz.hand_of(state, turn)
@@ -119,9 +146,10 @@ class Turns(TableKit):
         text = t(lang, key, cards=shown, stake=money(stake, lang), price=money(price, lang))
         if stake > state.stake:
             text += "\n" + t(lang, "pegaz.preview.raise", stake=money(stake, lang))
-        buttons = confirm_view(table.table_id, table.version, turn, cards, stake, price, lang)
+        terms = (cards, stake, price)
+        preview = confirm_view(state, turn, table.table_id, table.version, terms, text, lang)
         self.publisher.remember(interaction)
-        await answer(interaction, text, view=buttons)
+        await interaction.followup.send(view=preview, ephemeral=True, allowed_mentions=_QUIET)
 
     @act("paid", who="turn", fresh=True)
     async def exchange(self, click: Click) -> None:
@@ -138,7 +166,7 @@ class Turns(TableKit):
             click, pegaz.Exchange(turn, cards, stake), expected=click.target.ver, seat=turn
         )
         text = t(click.lang, "pegaz.done.paid", price=money(price, click.lang))
-        await interaction.edit_original_response(content=text, view=None)
+        await _last_word(interaction, text)
 
     @act("chk", who="turn", fresh=True)
     async def check_dialog(self, click: Click) -> None:
@@ -161,8 +189,8 @@ class Turns(TableKit):
         lang = click.lang
         text = t(lang, "pegaz.check.ask", price=money(pegaz.check_price(state), lang))
         roster = who_of(click.roster)
-        menu = check_view(state, turn, table.table_id, table.version, roster, lang)
-        await answer(click.interaction, text, view=menu)
+        menu = check_view(state, turn, table.table_id, table.version, roster, text, lang)
+        await click.interaction.followup.send(view=menu, ephemeral=True, allowed_mentions=_QUIET)
 
     @act("check", who="turn", fresh=True)
     async def check(self, click: Click) -> None:
@@ -175,9 +203,7 @@ class Turns(TableKit):
         await self.step(click, pegaz.Check(turn, target), expected=click.target.ver, seat=turn)
         who = click.roster.get(target)
         name = who.name if who is not None else f"#{target}"
-        await interaction.edit_original_response(
-            content=t(click.lang, "pegaz.done.checked", name=name), view=None
-        )
+        await _last_word(interaction, t(click.lang, "pegaz.done.checked", name=name))
 
     @act("fold", who="turn", fresh=True)
     async def fold(self, click: Click) -> None:

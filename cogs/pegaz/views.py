@@ -16,6 +16,8 @@ from bot.services.outcomes import Character
 from cogs.kit.cog import TableDialog
 from cogs.kit.ids import Target, button
 from cogs.kit.ids import select as menu
+from cogs.kit.layout import layout
+from cogs.kit.watch import watch_button
 
 PREFIX = "pg"
 """The custom_id prefix of every Pegasus component."""
@@ -73,6 +75,7 @@ def table_view(
     if not pegaz.is_over(state):  # "Show my hand" is there for as long as the table lives
         hand = Target(PREFIX, table_id, 0, "hand")
         view.add_item(button(hand, t(lang, "pegaz.btn.hand"), row=1))
+        view.add_item(watch_button(PREFIX, table_id, lang, row=1))  # anyone: the public view
         if not pegaz.is_settled(state):
             add("cancel", "pegaz.btn.cancel", DANGER, 1)
     return view
@@ -131,64 +134,136 @@ def choices_view(
     return view
 
 
+RAISE_ONLY = "r"
+"""The exchange dialog's arg tail when it holds no card menu (nothing is left to draw): its one
+field is the raise."""
+
+
 def exchange_modal(
     state: pegaz.PegazState, player: int, table_id: int, version: int, lang: Lang
 ) -> TableDialog:
-    """The exchange dialog: which cards, and an optional raise (its limits in the hint). Its
-    submit is the ``pay`` act, drawn at the table's version."""
-    die = state.settings.die
-    hand = pegaz.hand_of(state, player)
-    low, high = pegaz.stake_bounds(state)
-    top = t(lang, "pegaz.settings.none") if high is None else money(high - low, lang)
+    """The exchange dialog: a menu of the seat's cards (pick up to as many as may be exchanged
+    now, none to keep the hand) and an optional raise (its limits in the hint). Its submit is the
+    ``pay`` act, drawn at the table's version; with nothing left to draw it says so in place of
+    the menu, and its arg ends in ``.r`` (:data:`RAISE_ONLY`)."""
+    most = pegaz.exchangeable(state)
+    arg = str(player) if most else f"{player}.{RAISE_ONLY}"
     modal = TableDialog(
-        Target(PREFIX, table_id, version, "pay", str(player)), title=t(lang, "pegaz.modal.title")
+        Target(PREFIX, table_id, version, "pay", arg), title=t(lang, "pegaz.modal.title")
     )
-    yours = " · ".join(f"{i + 1} {card(die, face, lang)}" for i, face in enumerate(hand))
-    modal.add_item(
-        discord.ui.TextInput(
-            label=t(lang, "pegaz.modal.cards")[:45],
-            custom_id="cards",
-            placeholder=t(lang, "pegaz.modal.cards_hint", hand=yours)[:100],
-            required=False,
-            max_length=20,
-        )
-    )
-    modal.add_item(
-        discord.ui.TextInput(
-            label=t(lang, "pegaz.modal.raise")[:45],
-            custom_id="raise",
-            placeholder=t(lang, "pegaz.modal.raise_hint", stake=money(state.stake, lang), most=top)[
-                :100
-            ],
-            required=False,
-            max_length=40,
-        )
-    )
+    if most:
+        modal.add_item(_cards_menu(state, player, most, lang))
+    else:
+        modal.add_item(discord.ui.TextDisplay(t(lang, "pegaz.modal.no_cards")))
+    modal.add_item(_raise_field(state, lang))
     return modal
 
 
+RAISES_LISTED = 25
+"""The most raises the dialog lists in a menu (Discord's options in one); a table that allows
+more takes the raise typed."""
+
+
+def _raise_field(state: pegaz.PegazState, lang: Lang) -> discord.ui.Label[Any]:
+    """The optional raise: a menu of every raise the table allows now (``1p`` .. its most, each
+    with the stake it makes), or, with no such short list (no limit, or a high one), typed."""
+    low, high = pegaz.stake_bounds(state)
+    top = t(lang, "pegaz.settings.none") if high is None else money(high - low, lang)
+    hint = t(lang, "pegaz.modal.raise_hint", stake=money(low, lang), most=top)
+    field: discord.ui.Item[Any]
+    if high is not None and 0 < high - low <= RAISES_LISTED:
+        options = [
+            discord.SelectOption(
+                label=t(
+                    lang, "pegaz.modal.raise_by", by=money(r, lang), stake=money(low + r, lang)
+                )[:100],
+                value=f"{r}p",
+            )
+            for r in range(1, high - low + 1)
+        ]
+        placeholder = t(lang, "pegaz.modal.raise_none", stake=money(low, lang))[:150]
+        field = discord.ui.Select(
+            custom_id="raise", options=options, placeholder=placeholder, required=False
+        )
+    else:
+        field = discord.ui.TextInput(custom_id="raise", required=False, max_length=40)
+    text = t(lang, "pegaz.modal.raise")[:45]
+    return discord.ui.Label(text=text, description=hint[:100], component=field)
+
+
+def _cards_menu(
+    state: pegaz.PegazState, player: int, most: int, lang: Lang
+) -> discord.ui.Label[Any]:
+    """The seat's three cards by number and name, 1 to ``most`` of them, or none (not required):
+    the picks arrive as the numbers, ``1,3``."""
+    die = state.settings.die
+    options = [
+        discord.SelectOption(label=f"{i + 1}. {card(die, face, lang)}"[:100], value=str(i + 1))
+        for i, face in enumerate(pegaz.hand_of(state, player))
+    ]
+    menu: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id="cards",
+        options=options,
+        placeholder=t(lang, "pegaz.modal.cards_none")[:150],
+        min_values=1,
+        max_values=min(most, len(options)),
+        required=False,
+    )
+    return discord.ui.Label(
+        text=t(lang, "pegaz.modal.cards")[:45],
+        description=t(lang, "pegaz.modal.cards_pick", most=most)[:100],
+        component=menu,
+    )
+
+
 def confirm_view(
+    state: pegaz.PegazState,
+    player: int,
     table_id: int,
     version: int,
-    player: int,
-    cards: tuple[int, ...],
-    stake: int,
-    price: int,
+    terms: tuple[tuple[int, ...], int, int],
+    text: str,
     lang: Lang,
-) -> discord.ui.View:
-    """The "Pay …" button under the exchange preview."""
+) -> discord.ui.LayoutView:
+    """The exchange preview (Components V2, only the player sees it): ``text`` (what the
+    exchange ``terms``, cards, stake and price, come to), the seat's hand with what goes and what
+    stays, and the "Pay …" button."""
+    cards, stake, price = terms
     picked = "".join(str(c) for c in cards) or "x"
     target = Target(PREFIX, table_id, version, "paid", f"{player}.{picked}.{stake}")
-    view = _view()
-    label = t(lang, "pegaz.btn.pay", price=money(price, lang))
-    view.add_item(button(target, label, style=SUCCESS))
-    return view
+    pay = button(target, t(lang, "pegaz.btn.pay", price=money(price, lang)), style=SUCCESS)
+    die = state.settings.die
+    lines = [t(lang, "pegaz.preview.hand")]
+    for index, face in enumerate(pegaz.hand_of(state, player)):
+        key = "pegaz.preview.goes" if index in cards else "pegaz.preview.stays"
+        lines.append(t(lang, key, card=f"{index + 1}. {card(die, face, lang)}"))
+    return layout(
+        discord.ui.Container(
+            discord.ui.TextDisplay(text),
+            discord.ui.Separator(),
+            discord.ui.TextDisplay("\n".join(lines)),
+            discord.ui.ActionRow(pay),
+        )
+    )
+
+
+def done_view(text: str) -> discord.ui.LayoutView:
+    """A V2 message's last word (its buttons gone): "Paid …"."""
+    return layout(discord.ui.Container(discord.ui.TextDisplay(text)))
 
 
 def check_view(
-    state: pegaz.PegazState, player: int, table_id: int, version: int, roster: Roster, lang: Lang
-) -> discord.ui.View:
-    """A select menu of the opponents the player may check now (the rules' legal_actions)."""
+    state: pegaz.PegazState,
+    player: int,
+    table_id: int,
+    version: int,
+    roster: Roster,
+    text: str,
+    lang: Lang,
+) -> discord.ui.LayoutView:
+    """The check menu (Components V2, only the player sees it): ``text`` (what a check costs
+    and does) over a select menu of the opponents the player may check now (the rules'
+    legal_actions)."""
     targets = [
         a.target
         for a in pegaz.legal_actions(state)
@@ -201,7 +276,6 @@ def check_view(
         )
         for target in targets
     ]
-    view = _view()
     target = Target(PREFIX, table_id, version, "check", str(player))
-    view.add_item(menu(target, options, placeholder=t(lang, "pegaz.pick.check")))
-    return view
+    picker = menu(target, options, placeholder=t(lang, "pegaz.pick.check"))
+    return layout(discord.ui.Container(discord.ui.TextDisplay(text), discord.ui.ActionRow(picker)))

@@ -104,7 +104,7 @@ async def test_a_match_with_every_side_card(fake: FakeDiscord, harness: BotHarne
         "Bastila · sets 0/3: —\nTotal: **0**\nCards in hand: 4\n"
         f"{FOOTER}"
     )
-    assert board.button_labels == ["End turn", "Stand", "Show my hand", "Forfeit"]
+    assert board.button_labels == ["End turn", "Stand", "Show my hand", "Forfeit", "Watch"]
     # the hand DM shows the hand and nothing that changes every turn (the board does)
     assert table.hand_dm("A").text == (
         f"Your hand: Ahsoka vs Bastila\nHand: −3 · D · +2 · ±4\n\n{HINT}\nTable 1"

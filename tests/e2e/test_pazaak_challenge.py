@@ -255,7 +255,13 @@ async def test_a_polish_server_plays_in_polish(fake: FakeDiscord, harness: BotHa
         "Bastila · sety 0/3: 1\nSuma: **1**\nKart w ręce: 4\n"
         "Stół 1 · 5 min na turę; 3 przekroczenia czasu z rzędu to poddanie meczu"
     )
-    assert board.button_labels == ["Koniec tury", "Pasuję", "Pokaż moją rękę", "Poddaj się"]
+    assert board.button_labels == [
+        "Koniec tury",
+        "Pasuję",
+        "Pokaż moją rękę",
+        "Poddaj się",
+        "Oglądaj",
+    ]
     assert table.hand_dm("B").text == (
         "Twoja ręka: Bastila kontra Ahsoka\n"
         "Ręka: +5 · +1 · +1 · +5\n\n"

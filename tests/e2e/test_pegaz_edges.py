@@ -3,6 +3,8 @@ takes a coin, the pot waits for the next game), and an exchange with no other ca
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.pegaz_kit import GC, S, Tavern, field, status
 from tests.fakediscord import BotHarness, FakeDiscord
 
@@ -55,14 +57,16 @@ async def test_eight_players_on_a_deck_cannot_buy_their_own_cards_back(
     ann = players[0]
     before = await tv.purse(ann)
     dialog = await fake.click(ann.user, table, "Pay & exchange…")
-    refused = await (await fake.submit_modal(ann.user, dialog, {"cards": "1 2"})).reply()
-    assert refused.content == (
-        "Not enough other cards to draw for that exchange (left to draw: 0); your own cards "
-        "would just come straight back. Exchange fewer cards, or none."
+    modal = await dialog.wait_modal()  # no menu of cards: it says why, and asks for the raise
+    assert [c["type"] for c in modal["components"]] == [10, 18]
+    assert modal["components"][0]["content"] == (
+        "Nothing is left to draw, so this exchange is of no cards: you pay the stake and keep "
+        "your hand."
     )
+    with pytest.raises(LookupError):  # nobody can pick a card there
+        await fake.submit_modal(ann.user, dialog, {"cards": ["1", "2"]})
     assert await tv.purse(ann) == before  # nothing paid
-    # paying the stake and keeping the hand still works
-    dialog = await fake.click(ann.user, table, "Pay & exchange…")
+    # paying the stake and keeping the hand works
     preview = await (await fake.submit_modal(ann.user, dialog, {})).reply()
     await tv.press(ann.user, preview, "Pay 1 s")
     assert await tv.purse(ann) == before - S

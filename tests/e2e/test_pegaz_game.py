@@ -25,7 +25,7 @@ async def test_two_players_luck_both_an_unnoticed_cheat_raises_and_a_check(
     bob = await tv.player("Bob", luck=True, gamble=True, perception=90)
     table = await tv.open()
     assert table.embeds[0]["title"] == "🐎 Three-Card Pegasus · table 1"
-    assert table.button_labels == ["Join", "Leave", "Start", "Show my hand", "Cancel game"]
+    assert table.button_labels == ["Join", "Leave", "Start", "Show my hand", "Watch", "Cancel game"]
 
     joined = await tv.press(alice.user, table, "Join")
     assert joined.content == "Alice sits at table 1; the ante of 1 s is paid." and joined.ephemeral
@@ -49,34 +49,40 @@ async def test_two_players_luck_both_an_unnoticed_cheat_raises_and_a_check(
     done = await tv.pick(bob.user, tv.hand_dm(bob), ["0+1,1-1"], TWO)
     assert hand_of(done) == ["🦎 Basilisk", "🦄 Unicorn", "🐎 Pegasus"]
     assert status(table) == "Round 1 of 2: **Alice**'s turn."
-    assert table.button_labels == ["Pay & exchange…", "Fold", "Show my hand", "Cancel game"]
+    assert table.button_labels == [
+        "Pay & exchange…",
+        "Fold",
+        "Show my hand",
+        "Watch",
+        "Cancel game",
+    ]
 
-    # Only the player on turn may act; a raise over the limit (1 p) is refused, one at it is paid.
+    # Only the player on turn may act; the raise menu lists only what the limit (1 p) allows.
     refused = await tv.press(bob.user, table, "Fold")
     assert refused.content == "It isn't your turn." and refused.ephemeral
     dialog = await fake.click(alice.user, table, "Pay & exchange…")
     modal = await dialog.wait_modal()
-    assert modal["components"][1]["components"][0]["placeholder"] == (
-        "Stake now 1 s; a raise of at most 1 p"
-    )
-    over = await fake.submit_modal(alice.user, dialog, {"cards": "3", "raise": "2 p"})
-    assert (await over.reply()).content == "That raise is over the table's limit."
-    dialog = await fake.click(alice.user, table, "Pay & exchange…")
+    raising = modal["components"][1]
+    assert raising["description"] == "Stake now 1 s; a raise of at most 1 p"
+    assert [o["label"] for o in raising["component"]["options"]] == ["+1 p (stake 1 s 1 p)"]
+    with pytest.raises(ValueError):  # a raise over the limit cannot even be picked
+        await fake.submit_modal(alice.user, dialog, {"cards": "3", "raise": "2p"})
     preview = await (
-        await fake.submit_modal(alice.user, dialog, {"cards": "3", "raise": "1 p"})
+        await fake.submit_modal(alice.user, dialog, {"cards": "3", "raise": "1p"})
     ).reply()
-    assert preview.content == (
+    assert preview.components_v2 and preview.texts() == [
         "Exchange 1 card (3. 🦅 Griffin) at a stake of 1 s 1 p: you pay **2 s 2 p**.\n"
-        "This raises the stake to 1 s 1 p for everyone after you."
-    )
+        "This raises the stake to 1 s 1 p for everyone after you.",
+        "**Your cards**\n1. 🐎 Pegasus: kept\n2. 🐎 Pegasus: kept\n3. 🦅 Griffin: exchanged",
+    ]
     paid = await tv.press(alice.user, preview, "Pay 2 s 2 p")
-    assert paid.content == "Paid 2 s 2 p." and paid.components == []
+    assert paid.texts() == ["Paid 2 s 2 p."] and paid.buttons == []
     assert hand_of(tv.hand_dm(alice)) == ["🐎 Pegasus", "🐎 Pegasus", "🐎 Pegasus (new)"]
     await tv.press(alice.user, tv.hand_dm(alice), "Keep the cards")
 
     # Bob exchanges his third card and cheats on the new one; Alice (Perception 0) misses it.
     dialog = await fake.click(bob.user, table, "Pay & exchange…")
-    preview = await (await fake.submit_modal(bob.user, dialog, {"cards": "3", "raise": ""})).reply()
+    preview = await (await fake.submit_modal(bob.user, dialog, {"cards": "3"})).reply()
     await tv.press(bob.user, preview, "Pay 2 s 2 p")
     cheated = await tv.pick(bob.user, tv.hand_dm(bob), ["2-2"], CHEAT)
     assert hand_of(cheated) == ["🦎 Basilisk", "🦄 Unicorn", "🦎 Basilisk"]
@@ -88,9 +94,9 @@ async def test_two_players_luck_both_an_unnoticed_cheat_raises_and_a_check(
     # Round 2: a check (3 x 1 s 1 p) shows both hands in the channel, with the ranking explained.
     assert status(table) == "Round 2 of 2: **Alice**'s turn (checks allowed)."
     ask = await tv.press(alice.user, table, "Check…")
-    assert ask.content.startswith("A check costs 3 s 3 p.")
+    assert ask.components_v2 and ask.texts()[0].startswith("A check costs 3 s 3 p.")
     checked = await tv.pick(alice.user, ask, [str(bob.id)], "Whom do you check?")
-    assert checked.content == "You checked Bob: see the channel."
+    assert checked.texts() == ["You checked Bob: see the channel."] and checked.selects == []
     assert tv.said() == [
         "**Alice** sits down and pays the ante of 1 s.",
         "**Bob** sits down and pays the ante of 1 s.",
@@ -110,7 +116,7 @@ async def test_two_players_luck_both_an_unnoticed_cheat_raises_and_a_check(
         f"🙏 {at(alice)} **Alice** may give a tenth of the winnings (11 p) to Ranald: "
         "decide with the buttons on the table.",
     ]
-    assert table.button_labels == ["Give a tenth to Ranald", "Keep it all", "Show my hand"]
+    assert table.button_labels == ["Give a tenth to Ranald", "Keep it all", "Show my hand", "Watch"]
     refused = await tv.press(bob.user, table, "Keep it all")
     assert refused.content == "Only a winner decides on the offering to Ranald."
     gave = await tv.press(alice.user, table, "Give a tenth to Ranald")
@@ -173,7 +179,7 @@ async def test_three_players_gamble_a_caught_cheat_and_a_forced_fold(
     # Ben stays in for the stake; Cid cannot pay it when his turn comes, so Ben takes the pot.
     dialog = await fake.click(ben.user, table, "Pay & exchange…")
     preview = await (await fake.submit_modal(ben.user, dialog, {})).reply()
-    assert preview.content == "Keep your cards at a stake of 1 s: you pay **1 s**."
+    assert preview.texts()[0] == "Keep your cards at a stake of 1 s: you pay **1 s**."
     await tv.press(ben.user, preview, "Pay 1 s")
     kept = await tv.press(ben.user, table, "Keep it all")
     assert kept.content == "You keep every coin."

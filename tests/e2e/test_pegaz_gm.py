@@ -47,7 +47,13 @@ async def test_an_npc_catches_a_cheat_and_the_gm_pardons_then_plays_the_npc(
         "🚨 **Grimbold** caught **Ann** cheating!\nThe GM rules on **Ann**: expel or pardon."
     )
     assert status(table) == "Waiting for the GM's ruling on **Ann**."
-    assert table.button_labels == ["Expel Ann", "Pardon Ann", "Show my hand", "Cancel game"]
+    assert table.button_labels == [
+        "Expel Ann",
+        "Pardon Ann",
+        "Show my hand",
+        "Watch",
+        "Cancel game",
+    ]
     refused = await tv.press(ann.user, table, "Pardon Ann")
     assert refused.content == "Only whoever opened the table, or a GM, can do that."
 

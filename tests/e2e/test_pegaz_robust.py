@@ -42,7 +42,7 @@ async def test_a_player_with_closed_dms_plays_a_whole_game_through_show_my_hand(
     assert moved is shown and hand_of(moved) == ["🐍 Snake", "🐎 Pegasus", "🐍 Snake"]
     assert status(table) == "Round 1 of 2: **Ann**'s turn."
 
-    for player, cards in ((ann, ""), (bob, "1")):
+    for player, cards in ((ann, []), (bob, ["1"])):
         dialog = await fake.click(player.user, table, "Pay & exchange…")
         preview = await (await fake.submit_modal(player.user, dialog, {"cards": cards})).reply()
         await tv.press(player.user, preview, preview.button_labels[0])

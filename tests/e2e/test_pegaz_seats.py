@@ -107,7 +107,7 @@ async def test_check_is_refused_when_the_checker_cannot_pay_it(
     await tv.press(tv.gm, table, "Start")
     for player in (ann, bob):  # round 1: both pay the stake and exchange nothing
         dialog = await fake.click(player.user, table, "Pay & exchange…")
-        preview = await (await fake.submit_modal(player.user, dialog, {"cards": ""})).reply()
+        preview = await (await fake.submit_modal(player.user, dialog, {})).reply()
         await tv.press(player.user, preview, "Pay 1 s")
 
     # Round 2: Ann has 2 s 6 p, less than a check's 3 s: no menu of targets, a clear refusal.

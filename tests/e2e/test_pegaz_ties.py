@@ -6,6 +6,8 @@ all three cards get the same three cards: their check is a tie.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.e2e.pegaz_kit import GC, Player, S, Tavern, at, field, status
@@ -13,7 +15,7 @@ from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage
 
 
 async def _exchange(
-    tv: Tavern, player: Player, table: FakeMessage, values: dict[str, str], pay: str
+    tv: Tavern, player: Player, table: FakeMessage, values: dict[str, Any], pay: str
 ) -> None:
     dialog = await tv.fake.click(player.user, table, "Pay & exchange…")
     preview = await (await tv.fake.submit_modal(player.user, dialog, values)).reply()
@@ -31,20 +33,18 @@ async def test_a_tie_splits_the_pot_odd_penny_to_the_earlier_seat_under_a_max_st
     await tv.press(tv.gm, table, "Start")
 
     dialog = await fake.click(ann.user, table, "Pay & exchange…")
-    over = await (
-        await fake.submit_modal(ann.user, dialog, {"cards": "1 2 3", "raise": "2 p"})
-    ).reply()
-    assert over.content == "That would take the stake over the table's maximum."
-    dialog = await fake.click(ann.user, table, "Pay & exchange…")
+    modal = await dialog.wait_modal()  # the raise limit is 2 p, but the maximum stake is nearer
+    raising = modal["components"][1]["component"]
+    assert [o["label"] for o in raising["options"]] == ["+1 p (stake 1 s 1 p)"]
     preview = await (
-        await fake.submit_modal(ann.user, dialog, {"cards": "1 2 3", "raise": "1 p"})
+        await fake.submit_modal(ann.user, dialog, {"cards": ["1", "2", "3"], "raise": "1p"})
     ).reply()
-    assert preview.content.startswith(
+    assert preview.texts()[0].startswith(
         "Exchange all 3 cards (1. 🦎 Basilisk, 2. 🐍 Snake, 3. 🐍 Snake) at a stake of 1 s 1 p: "
         "you pay **4 s 4 p**."
     )
     await tv.press(ann.user, preview, "Pay 4 s 4 p")
-    await _exchange(tv, ben, table, {"cards": "123"}, "Pay 4 s 4 p")
+    await _exchange(tv, ben, table, {"cards": ["1", "2", "3"]}, "Pay 4 s 4 p")
     ask = await tv.press(ann.user, table, "Check…")
     await tv.pick(ann.user, ask, [str(ben.id)], "Whom do you check?")
 
@@ -83,6 +83,7 @@ async def test_a_tie_rolls_the_pot_over_into_the_next_game_in_polish(
         "Wstań od stołu",
         "Zaczynamy",
         "Pokaż moje karty",
+        "Oglądaj",
         "Odwołaj grę",
     ]
     await tv.press(ann.user, table, "Dosiądź się")
@@ -94,7 +95,9 @@ async def test_a_tie_rolls_the_pot_over_into_the_next_game_in_polish(
     assert status(table) == "Runda 1 z 2: kolej na **Ann**."
     for player in (ann, ben):
         dialog = await fake.click(player.user, table, "Zapłać i wymień…")
-        preview = await (await fake.submit_modal(player.user, dialog, {"cards": "1 2 3"})).reply()
+        preview = await (
+            await fake.submit_modal(player.user, dialog, {"cards": ["1", "2", "3"]})
+        ).reply()
         await tv.press(player.user, preview, "Płacę 4 s")
         if player is ann:  # a double click in a DM: the refusal speaks the table's language
             hand = tv.hand_dm(ann)
@@ -176,12 +179,12 @@ async def test_six_players_wild_pegasus_from_a_deck(fake: FakeDiscord, harness: 
     assert field(table, "Cards in the deck") == "6"
 
     # No raise limit: Ada raises a whole shilling while exchanging two cards.
-    await _exchange(tv, ada, table, {"cards": "1 2", "raise": "1 s"}, "Pay 6 s")
+    await _exchange(tv, ada, table, {"cards": ["1", "2"], "raise": "1 s"}, "Pay 6 s")
     await tv.press(bo.user, table, "Fold")
     await _exchange(tv, cy, table, {}, "Pay 2 s")
     await tv.press(di.user, table, "Fold")
     await tv.press(ed.user, table, "Fold")
-    await _exchange(tv, flo, table, {"cards": "1 2 3"}, "Pay 8 s")
+    await _exchange(tv, flo, table, {"cards": ["1", "2", "3"]}, "Pay 8 s")
     assert field(table, "Cards in the deck") == "1"
     assert status(table) == "Round 2: **Ada**'s turn (checks allowed)."
 
@@ -230,7 +233,9 @@ async def test_a_carried_pot_outlives_a_cancelled_game(
     await tv.press(tv.gm, table, "Start")
     for player in (ann, ben):  # the same seeded cards as above: both hands tie
         dialog = await fake.click(player.user, table, "Pay & exchange…")
-        preview = await (await fake.submit_modal(player.user, dialog, {"cards": "1 2 3"})).reply()
+        preview = await (
+            await fake.submit_modal(player.user, dialog, {"cards": ["1", "2", "3"]})
+        ).reply()
         await tv.press(player.user, preview, "Pay 4 s")
     ask = await tv.press(ann.user, table, "Check…")
     await tv.pick(ann.user, ask, [str(ben.id)], "Whom do you check?")

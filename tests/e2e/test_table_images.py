@@ -101,9 +101,7 @@ async def test_a_check_is_announced_with_both_hands_drawn(
     await tv.press(tv.gm, board, "Start")
     for who in (ann, bob):  # round 1: each pays the stake and keeps the cards
         dialog = await fake.click(who.user, board, "Pay & exchange…")
-        preview = await (
-            await fake.submit_modal(who.user, dialog, {"cards": "", "raise": ""})
-        ).reply()
+        preview = await (await fake.submit_modal(who.user, dialog, {})).reply()
         await tv.press(who.user, preview, next(b for b in preview.button_labels if "Pay" in b))
     ask = await tv.press(ann.user, board, "Check…")
     await tv.pick(ann.user, ask, [str(bob.id)], "Whom do you check?")

@@ -205,7 +205,25 @@ class Actions:
         ``values`` maps each field's custom_id or label to its text (or select values).
         """
         modal = await opened_by.wait_modal(timeout)
-        data = modal_data(modal, values)
+        return self._submit(person, opened_by, modal_data(modal, values))
+
+    async def submit_raw_modal(
+        self,
+        person: Person,
+        opened_by: InteractionHandle,
+        data: dict[str, Any],
+        *,
+        timeout: float = 5.0,
+    ) -> InteractionHandle:
+        """Submit the modal the bot opened in answer to ``opened_by`` with ``data`` verbatim,
+        unchecked: what no Discord client sends (picks outside a menu's options, a field the
+        modal lacks, the fields of an older version of the modal)."""
+        await opened_by.wait_modal(timeout)
+        return self._submit(person, opened_by, data)
+
+    def _submit(
+        self, person: Person, opened_by: InteractionHandle, data: dict[str, Any]
+    ) -> InteractionHandle:
         handle = new_interaction(
             self.state,
             _user(person),

@@ -28,6 +28,9 @@ from tests.fakediscord.server import FakeDiscord
 
 READY_TIMEOUT = 10.0
 CAPTURED_LOGGERS = ("discord", "bot", "cogs", "tests")
+NO_EMOJIS = {"emojis": False}
+"""The bot's own emojis stay off unless a test asks (``bot_settings={"emojis": True}``): its
+texts then show the Unicode emoji the tests read, and startup makes no upload requests."""
 
 
 class ErrorLog(logging.Handler):
@@ -88,7 +91,7 @@ class BotHarness:
         self.guild_ready_timeout = guild_ready_timeout
         self.settings = Settings(
             database=DatabaseSettings(path=database),
-            bot=BotSettings(**(bot_settings or {})),
+            bot=BotSettings(**(NO_EMOJIS | (bot_settings or {}))),
             discord=DiscordSettings(api_base=fake.api_base, gateway_url=fake.gateway_url),
             token=fake.token,
         )

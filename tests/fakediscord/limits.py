@@ -21,7 +21,8 @@ documented Discord rule:
   level, at most 5 buttons per row, a select menu alone in its row; every custom_id 1-100 characters
   and unique in the message; a button has a custom_id unless it is a link (url) or premium button;
   label <= 80; select: <= 25 options, placeholder <= 150, 0 <= min_values <= max_values <= 25;
-- modals: title 1-45, custom_id <= 100, 1-5 top-level components;
+- modals: title 1-45, custom_id <= 100, 1-5 top-level components; a select menu in a label,
+  never in an action row;
 - application emojis: name 2-32 characters of ``[A-Za-z0-9_]``; the image a ``data:`` URI of
   PNG, JPEG, GIF or WebP (its bytes must be what it says) of at most 256 KiB;
 - autocomplete results: at most 25 choices, name 1-100;
@@ -287,6 +288,12 @@ def check_modal(data: dict[str, Any], prefix: str) -> Iterator[Problem]:
         yield from _check_component(component, field, seen)
         if component.get("type") in (_TEXT_INPUT, _LABEL) and _too_long(component.get("label"), 45):
             yield _join(field, "label"), "must be 45 or fewer in length"
+    for index, component in enumerate(components):
+        if not isinstance(component, dict) or component.get("type") != _ROW:
+            continue
+        if any(c.get("type") in _SELECTS for c in component.get("components") or []):
+            where = _join(prefix, "components", index)
+            yield where, "a select menu in a modal goes in a label (type 18), not an action row"
 
 
 def check_choices(data: dict[str, Any], prefix: str) -> Iterator[Problem]:

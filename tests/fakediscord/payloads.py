@@ -214,9 +214,31 @@ def _submitted(item: dict[str, Any], label: str | None, values: dict[str, Any]) 
         if item.get("required", True) and not value:
             raise ValueError(f"the modal field {label or custom_id!r} is required")
         return {"type": TEXT_INPUT, "id": item.get("id"), "custom_id": custom_id, "value": value}
-    picked = values.pop(key, [])
-    picked = picked if isinstance(picked, list) else [picked]
+    if key in values:
+        given = values.pop(key)
+        picked = [str(v) for v in (given if isinstance(given, list) else [given])]
+    else:  # untouched: the client sends what was preselected
+        picked = [str(o["value"]) for o in item.get("options") or [] if o.get("default")]
+    if item["type"] == STRING_SELECT:
+        _check_picks(item, picked, label or str(custom_id))
     return {"type": item["type"], "id": item.get("id"), "custom_id": custom_id, "values": picked}
+
+
+def _check_picks(item: dict[str, Any], picked: list[str], name: str) -> None:
+    """What a Discord client lets a person submit in a modal's string select: only its options,
+    each at most once, min_values..max_values of them, or none where it is not required."""
+    allowed = [str(option["value"]) for option in item.get("options") or []]
+    if not set(picked) <= set(allowed):
+        raise ValueError(f"the modal select {name!r}: {picked} are not all among {allowed}")
+    if len(set(picked)) != len(picked):
+        raise ValueError(f"the modal select {name!r}: {picked} picks an option twice")
+    if not picked:
+        if item.get("required", True):
+            raise ValueError(f"the modal select {name!r} is required")
+        return
+    low, high = item.get("min_values", 1), item.get("max_values", 1)
+    if not low <= len(picked) <= high:
+        raise ValueError(f"the modal select {name!r}: pick {low}-{high} options, not {len(picked)}")
 
 
 def modal_data(modal: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:

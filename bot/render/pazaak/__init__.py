@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, t
+from bot.render.icons import NO_ICONS, Icons
 from bot.render.limits import fit
 from bot.render.pazaak.cards import (
     COLOUR,
@@ -75,6 +76,7 @@ def board(
     *,
     events: Sequence[Any] = (),
     mention: str | None = None,
+    icons: Icons = NO_ICONS,
 ) -> tuple[str | None, discord.Embed]:
     """The live board: content (who is to play, with a ping) and the embed with both tables.
 
@@ -100,7 +102,7 @@ def board(
                 sets=player.sets_won,
                 need=state.settings.sets_to_win,
             ),
-            value=_seat_text(player, player.id == current, lang),
+            value=_seat_text(player, player.id == current, lang, icons),
             inline=True,
         )
     footer = t(
@@ -120,7 +122,7 @@ def board(
     return content, fit(embed)
 
 
-def _seat_text(player: pazaak.PlayerState, on_turn: bool, lang: Lang) -> str:
+def _seat_text(player: pazaak.PlayerState, on_turn: bool, lang: Lang, icons: Icons) -> str:
     total = t(lang, "pazaak.board.total", total=number(player.total))
     if player.standing:
         total += " · " + t(lang, "pazaak.board.standing")
@@ -128,7 +130,7 @@ def _seat_text(player: pazaak.PlayerState, on_turn: bool, lang: Lang) -> str:
         total += " · " + t(lang, "pazaak.board.on_turn")
     return "\n".join(
         [
-            table_text(player.table, lang),
+            table_text(player.table, lang, icons),
             total,
             t(lang, "pazaak.board.hand_size", count=len(player.hand)),
         ]
@@ -139,7 +141,13 @@ def _seat_text(player: pazaak.PlayerState, on_turn: bool, lang: Lang) -> str:
 
 
 def hand(
-    state: pazaak.PazaakState, player: int, names: Names, lang: Lang, *, cancelled: bool = False
+    state: pazaak.PazaakState,
+    player: int,
+    names: Names,
+    lang: Lang,
+    *,
+    cancelled: bool = False,
+    icons: Icons = NO_ICONS,
 ) -> discord.Embed:
     """What one player sees of their own hand and table now ("Show my hand", ephemerally): secret.
     The hand DM is :func:`hand_dm`."""
@@ -152,13 +160,13 @@ def hand(
             lang,
             "pazaak.hand.table",
             set=state.set_number,
-            cards=table_text(me.table, lang),
+            cards=table_text(me.table, lang, icons),
             total=number(me.total),
         ),
         t(
             lang,
             "pazaak.hand.cards",
-            cards=cards_text(seen.hand, lang) or t(lang, "pazaak.hand.empty"),
+            cards=cards_text(seen.hand, lang, icons) or t(lang, "pazaak.hand.empty"),
         ),
         *skills_left(state, me, lang),
         "",
@@ -183,6 +191,7 @@ def hand_dm(
     lang: Lang,
     *,
     cancelled: bool = False,
+    icons: Icons = NO_ICONS,
 ) -> discord.Embed:
     """The hand DM (edited in place): secret, and showing nothing that changes every turn (the
     tables, totals and whose turn it is are on the board), so that it changes only when the hand
@@ -201,7 +210,7 @@ def hand_dm(
         t(
             lang,
             "pazaak.hand.cards",
-            cards=cards_text(seen.hand, lang) or t(lang, "pazaak.hand.empty"),
+            cards=cards_text(seen.hand, lang, icons) or t(lang, "pazaak.hand.empty"),
         ),
         *([] if cancelled or state.winner is not None else skills_left(state, me, lang)),
         "",

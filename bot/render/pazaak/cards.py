@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import discord
 
 from bot.i18n import Lang, t
+from bot.render.icons import NO_ICONS, Icons, card_icon
 from bot.rules import pazaak
 from bot.rules.money import CREDITS, format_amount
 from bot.rules.pazaak import SideCard, TableCard
@@ -47,23 +48,27 @@ def is_choice(card: SideCard) -> bool:
     return len(card.values) > 1
 
 
-def table_card(card: TableCard, lang: Lang) -> str:
+def table_card(card: TableCard, lang: Lang, icons: Icons = NO_ICONS) -> str:
     """A drawn card as its value (negative once flipped); a side card in brackets, with the value
-    it counts when that is not plain from its face: ``[+3]``, ``[±4 +4]``, ``[D +6]``."""
+    it counts when that is not plain from its face: ``[+3]``, ``[±4 +4]``, ``[D +6]`` (after its
+    kind's emoji, where ``icons`` has it)."""
     if card.side is None:
         return number(card.value)
     label = card_label(card.side, lang)
+    icon = card_icon(icons, card.side.kind)
     if card.side.values == (card.value,):
-        return f"[{label}]"
-    return f"[{label} {signed(card.value)}]"
+        return f"{icon}[{label}]"
+    return f"{icon}[{label} {signed(card.value)}]"
 
 
-def table_text(table: Sequence[TableCard], lang: Lang) -> str:
-    return " · ".join(table_card(card, lang) for card in table) or t(lang, "pazaak.board.empty")
+def table_text(table: Sequence[TableCard], lang: Lang, icons: Icons = NO_ICONS) -> str:
+    shown = " · ".join(table_card(card, lang, icons) for card in table)
+    return shown or t(lang, "pazaak.board.empty")
 
 
-def cards_text(cards: Iterable[SideCard], lang: Lang) -> str:
-    return " · ".join(card_label(card, lang) for card in cards)
+def cards_text(cards: Iterable[SideCard], lang: Lang, icons: Icons = NO_ICONS) -> str:
+    """Side cards by label (each after its kind's emoji, where ``icons`` has it)."""
+    return " · ".join(f"{card_icon(icons, card.kind)}{card_label(card, lang)}" for card in cards)
 
 
 def played_text(card: SideCard, value: int, lang: Lang) -> str:
@@ -101,6 +106,8 @@ def table_options(settings: pazaak.PazaakSettings, lang: Lang) -> str | None:
         ruling = t(lang, f"pazaak.option.ruling.{settings.cheat_ruling}")
         modifier = signed(settings.detection_modifier)
         phrases.append(t(lang, "pazaak.option.skills", modifier=modifier, ruling=ruling))
+    if settings.side_bets:
+        phrases.append(t(lang, "side_bets.option"))
     return ", ".join(phrases) if phrases else None
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 import discord
 
 from bot.i18n import Lang, clip, t
+from bot.render.icons import Icons, creature_icon
 from bot.render.limits import FIELD_VALUE_MAX, OPTION_TEXT_MAX, fit
 from bot.rules import pegaz
 from bot.rules.money import WARHAMMER, format_amount
@@ -57,6 +58,20 @@ def card(die: int, face: int, lang: Lang) -> str:
 
 def cards(die: int, hand: Sequence[int], lang: Lang) -> str:
     return ", ".join(card(die, face, lang) for face in hand)
+
+
+def iconed(text: str, die: int, lang: Lang, icons: Icons) -> str:
+    """``text`` with each card as :func:`card` wrote it (``🐉 Dragon``) showing the creature's
+    own emoji where ``icons`` has it (``<:pg_dragon:1> Dragon``): its name stays."""
+    if not icons:
+        return text
+    for face in range(1, die + 1):
+        c = pegaz.creature(die, face)
+        icon = creature_icon(icons, c.id, c.emoji)
+        if icon != c.emoji:
+            name = creature_name(die, face, lang)
+            text = text.replace(f"{c.emoji} {name}", f"{icon} {name}")
+    return text
 
 
 def hand_name(die: int, hand: Sequence[int], lang: Lang) -> str:
@@ -127,6 +142,8 @@ def settings_text(settings: pegaz.PegazSettings, lang: Lang) -> str:
         lines.append(t(lang, "pegaz.settings.detection", mod=f"{settings.detection_modifier:+d}"))
     if settings.carried_pot:
         lines.append(t(lang, "pegaz.settings.carried", amount=money(settings.carried_pot, lang)))
+    if settings.side_bets:
+        lines.append(t(lang, "side_bets.pegaz_line"))
     return "\n".join(lines)
 
 
