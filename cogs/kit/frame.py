@@ -63,8 +63,8 @@ class Draft:
             "view": self.view,
             "allowed_mentions": self.mentions,
         }
-        if self.picture is not None:  # replaces the last one shown
-            kwargs["attachments"] = [self.picture.file()]
+        # Replaces the last picture shown; none takes it off (images turned off meanwhile).
+        kwargs["attachments"] = [self.picture.file()] if self.picture is not None else []
         return kwargs
 
     def send(self) -> dict[str, Any]:

@@ -60,7 +60,7 @@ async def test_a_pegaz_table_with_images_on_then_off(
     assert picture(fake, second) is None
 
 
-async def test_a_pazaak_match_with_images_and_closed_dms(
+async def test_a_pazaak_match_with_images_on_then_off_and_closed_dms(
     fake: FakeDiscord, harness: BotHarness
 ) -> None:
     table = await seat_two(fake, harness, bob_dms=False)
@@ -86,6 +86,12 @@ async def test_a_pazaak_match_with_images_and_closed_dms(
     after = picture(fake, board)
     assert after is not None and after[1] != before
     assert picture(fake, table.hand_dm("A")) == alice_hand  # the hand did not change
+
+    await say(fake, gm, "settings images", state="off")  # mid-match: the next redraw is text
+    state = (await table.services.tables.get(1)).state
+    on_turn = "A" if state.current_player == table.characters["A"].id else "B"
+    await table.play([(on_turn, "end")])
+    assert picture(fake, board) is None and board.embeds[0]["fields"]
 
 
 async def test_a_check_is_announced_with_both_hands_drawn(
