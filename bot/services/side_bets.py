@@ -23,7 +23,7 @@ from bot.rules.common import DomainError
 from bot.services.clock import Clock, wall_clock
 from bot.services.errors import AmountNotPositive, PurseTooLow, UnknownCharacter, UnknownTable
 from bot.services.outcomes import TableView
-from bot.storage import ledger
+from bot.storage import characters, ledger, tables
 from bot.storage import side_bets as rows
 from bot.storage.db import Database, Tx
 from bot.storage.errors import DebitRefused
@@ -249,11 +249,8 @@ async def _require_bettor(tx: Tx, view: TableView, user_id: int, character_id: i
     """The user plays no seat here, and the bettor's character is theirs and of this guild."""
     if user_id in await rows.owners(tx, seats_of(view)):
         raise SideBetSeated(table=view.table_id)
-    row = await tx.fetchone(
-        "SELECT guild_id, owner_id FROM characters WHERE id = ? AND deleted_at IS NULL",
-        (character_id,),
-    )
-    if row is None or int(row[0]) != view.guild_id or int(row[1]) != user_id:
+    row = await characters.get(tx, character_id)
+    if row is None or row.guild_id != view.guild_id or row.owner_id != user_id:
         raise UnknownCharacter(character=character_id)
 
 
@@ -292,7 +289,10 @@ async def settle_side_bets(
     escrow = await rows.find_escrow(tx, table_id)
     if escrow is None:  # pragma: no cover - a bet's stake always opened it
         raise LookupError(f"table {table_id} has bets but no escrow")
-    guild = int(await tx.fetchval("SELECT guild_id FROM tables WHERE id = ?", (table_id,)))
+    found = await tables.get(tx, table_id)
+    if found is None:  # pragma: no cover - the step that ends it has just moved it
+        raise LookupError(f"table {table_id} is gone")
+    guild = found.guild_id
     purses = await ledger.purse_accounts(tx, guild, currency, {b.character_id for b in bets})
     for bet in bets:
         refund = settlement.refund or bet.id in voided

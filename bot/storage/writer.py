@@ -13,7 +13,10 @@ on the writer's own thread instead, so the loop never blocks on it:
 - opening, the checks, the migrations, a checkpoint, closing.
 
 The thread runs its jobs in order, and nothing runs inline while a job of its is unfinished
-(:meth:`Writer.idle`), so the connection is never used from two threads at once.
+(:meth:`Writer.idle`), so the connection is never used from two threads at once. The price: a
+long write holds the loop for its length. The bot's writes are a step's few rows; the long ones
+(the stats projection rebuilt from scratch, ``StatsService.rebuild``) are for maintenance, not
+for a running bot.
 
 **Group commit.** Each ``Database.transaction()`` is a ``SAVEPOINT`` of a :class:`Batch`: one
 SQLite transaction that the transactions queued behind it join, and that commits when nobody
