@@ -91,6 +91,16 @@ async def result_field(bot: Any, view: TableView, lang: Lang) -> tuple[str, str]
     return render.title(lang), render.result(shown, lang)
 
 
+async def with_side_bets(
+    bot: Any, table: TableView, embed: discord.Embed, lang: Lang
+) -> discord.Embed:
+    """``embed`` with the side bets' result once the table is over (if it took any)."""
+    found = await result_field(bot, table, lang)
+    if found is not None:
+        embed.add_field(name=found[0], value=found[1], inline=False)
+    return embed
+
+
 class WatchActs(TableKit):
     spectated: Spectated
 

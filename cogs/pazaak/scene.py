@@ -36,7 +36,7 @@ from bot.services.outcomes import Character, TableView
 from cogs.kit.emojis import AppEmojis, icons_of
 from cogs.kit.frame import Draft, Frame, Hand, Picture, Post, with_picture
 from cogs.kit.pictures import Pictures
-from cogs.kit.watch import result_field
+from cogs.kit.watch import with_side_bets
 from cogs.pazaak.people import mention, pinging
 from cogs.pazaak.views import board_view, hand_dm_view, swap_offered
 
@@ -149,15 +149,6 @@ class PazaakScene:
         assert board.embed is not None
         return board.embed
 
-    async def with_side_bets(
-        self, table: TableView, embed: discord.Embed, lang: Lang
-    ) -> discord.Embed:
-        """``embed`` with the side bets' result once the table is over (if it took any)."""
-        found = await result_field(self.bot, table, lang)
-        if found is not None:
-            embed.add_field(name=found[0], value=found[1], inline=False)
-        return embed
-
     async def board_picture(
         self, table: TableView, names: Mapping[int, str], lang: Lang
     ) -> Picture:
@@ -186,11 +177,11 @@ class PazaakScene:
         state: pazaak.PazaakState = table.state
         if table.status == "cancelled":  # a GM closed the table: the stakes went back
             closed = pazaak_text.cancelled(state, table.table_id, names, lang)
-            return Draft(embed=await self.with_side_bets(table, closed, lang))
+            return Draft(embed=await with_side_bets(self.bot, table, closed, lang))
         if state.phase == "over":
             history = await self.bot.services.tables.history(table.table_id)
             summary = pazaak_text.summary(state, table.table_id, names, lang, history)
-            return Draft(embed=await self.with_side_bets(table, summary, lang))
+            return Draft(embed=await with_side_bets(self.bot, table, summary, lang))
         current = state.current_player
         who = players.get(current) if current is not None else None
         owner = who.owner_id if who is not None else None

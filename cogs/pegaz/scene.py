@@ -32,7 +32,7 @@ from bot.services.outcomes import Character, TableView
 from bot.services.table_rosters import Member
 from cogs.kit.frame import Draft, Frame, Hand, Picture, Post, with_picture
 from cogs.kit.pictures import Pictures
-from cogs.kit.watch import result_field
+from cogs.kit.watch import with_side_bets
 from cogs.pegaz.views import choices_view, table_view
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ class PegazScene:
             state, table_id=table.table_id, roster=roster, lang=lang, deadline=table.deadline
         )
         board = Draft(
-            embed=with_picture(await self.with_side_bets(table, embed, lang), board_picture),
+            embed=with_picture(await with_side_bets(self.bot, table, embed, lang), board_picture),
             view=table_view(state, table.table_id, table.version, roster, lang),
             picture=board_picture,
         )
@@ -113,16 +113,7 @@ class PegazScene:
         without the turn clock."""
         roster = await self.roster(table.state)
         embed = table_embed(table.state, table_id=table.table_id, roster=roster, lang=lang)
-        return await self.with_side_bets(table, embed, lang)
-
-    async def with_side_bets(
-        self, table: TableView, embed: discord.Embed, lang: Lang
-    ) -> discord.Embed:
-        """``embed`` with the side bets' result once the table is over (if it took any)."""
-        found = await result_field(self.bot, table, lang)
-        if found is not None:
-            embed.add_field(name=found[0], value=found[1], inline=False)
-        return embed
+        return await with_side_bets(self.bot, table, embed, lang)
 
     async def board_picture(self, table: TableView, roster: Roster, lang: Lang) -> Picture:
         seen = pegaz.view(table.state, None)
