@@ -86,6 +86,14 @@ class Tavern:
         assert match, reply.content
         return self.table_message(int(match[1]), channel)
 
+    async def started(self, *players: Player, **options: object) -> FakeMessage:
+        """A table opened with ``options``, ``players`` seated in turn, and the GM's Start."""
+        table = await self.open(**options)
+        for player in players:
+            await self.press(player.user, table, "Join")
+        await self.press(self.gm, table, "Start")
+        return table
+
     def table_message(self, table: int, channel: object = None) -> FakeMessage:
         where = self.fake.channel(channel) if channel is not None else self.fake.tavern  # type: ignore[arg-type]
         for message in where.messages:

@@ -32,10 +32,7 @@ async def test_the_emojis_are_uploaded_once_and_used_in_a_pegaz_hand(
     tv = Tavern(fake, harness)
     ann = await tv.player("Ann")
     bob = await tv.player("Bob")
-    board = await tv.open()
-    await tv.press(ann.user, board, "Join")
-    await tv.press(bob.user, board, "Join")
-    await tv.press(tv.gm, board, "Start")
+    await tv.started(ann, bob)
     cards = hand_of(tv.hand_dm(ann))
     assert len(cards) == 3
     by_id = {str(e.id): e.name for e in fake.emojis()}
@@ -81,10 +78,7 @@ async def test_refused_uploads_leave_the_unicode_emoji(
     tv = Tavern(fake, harness)
     ann = await tv.player("Ann")
     bob = await tv.player("Bob")
-    board = await tv.open()
-    await tv.press(ann.user, board, "Join")
-    await tv.press(bob.user, board, "Join")
-    await tv.press(tv.gm, board, "Start")
+    await tv.started(ann, bob)
     cards = hand_of(tv.hand_dm(ann))
     assert len(cards) == 3 and not any("<:" in card for card in cards)
     assert all(re.match(r"\W+ \w+", card) for card in cards), cards  # the Unicode emoji, a name

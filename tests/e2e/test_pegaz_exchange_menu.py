@@ -18,10 +18,7 @@ LABEL, STRING_SELECT, TEXT_INPUT = 18, 3, 4
 async def _turn_of_ann(tv: Tavern) -> tuple[Player, Player, FakeMessage]:
     """Ann and Bob sit and keep their dealt cards: Ann's turn in round 1."""
     ann, bob = await tv.player("Ann"), await tv.player("Bob")
-    table = await tv.open()
-    for who in (ann, bob):
-        await tv.press(who.user, table, "Join")
-    await tv.press(tv.gm, table, "Start")
+    table = await tv.started(ann, bob)
     return ann, bob, table
 
 
@@ -202,10 +199,7 @@ async def test_the_raise_menu_lists_each_raise_the_table_allows_with_its_stake(
 ) -> None:
     tv = Tavern(fake, harness)
     ann, bob = await tv.player("Ann"), await tv.player("Bob")
-    table = await tv.open(raise_limit="3 p")
-    for who in (ann, bob):
-        await tv.press(who.user, table, "Join")
-    await tv.press(tv.gm, table, "Start")
+    table = await tv.started(ann, bob, raise_limit="3 p")
     dialog = await fake.click(ann.user, table, "Pay & exchange…")
     modal = await dialog.wait_modal()
 
@@ -231,10 +225,7 @@ async def test_without_a_short_list_of_raises_the_raise_is_typed(
 ) -> None:
     tv = Tavern(fake, harness)
     ann, bob = await tv.player("Ann"), await tv.player("Bob")
-    table = await tv.open(raise_limit="none")
-    for who in (ann, bob):
-        await tv.press(who.user, table, "Join")
-    await tv.press(tv.gm, table, "Start")
+    table = await tv.started(ann, bob, raise_limit="none")
     dialog = await fake.click(ann.user, table, "Pay & exchange…")
     modal = await dialog.wait_modal()
     label = modal["components"][1]
