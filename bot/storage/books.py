@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.storage import dialect
 from bot.storage.db import Tx
 
 # --- the guild's settings -----------------------------------------------------------------------
@@ -78,7 +79,7 @@ async def nets(tx: Tx, guild_id: int, since: int, until: int) -> list[tuple[int,
     rows = await tx.fetchall(
         "SELECT a.character_id, COALESCE(c.name, '?'), m.currency, SUM(e.amount) "
         + _PURSE_LEGS
-        + "AND m.table_id IS NOT NULL GROUP BY a.character_id, m.currency",
+        + "AND m.table_id IS NOT NULL GROUP BY a.character_id, c.name, m.currency",
         (since, until, guild_id),
     )
     return [(int(i), str(n), str(c), int(s)) for i, n, c, s in rows]
@@ -111,14 +112,15 @@ class Pot:
 async def biggest_pots(tx: Tx, guild_id: int, since: int, until: int, limit: int) -> list[Pot]:
     """The finished tables of the evening with the largest pots (voided ones left out)."""
     rows = await tx.fetchall(
-        "SELECT t.id, t.game, t.currency, (SELECT COALESCE(SUM(e.amount), 0) "
+        "SELECT id, game, currency, pot FROM (SELECT t.id, t.game, t.currency, "
+        "(SELECT COALESCE(SUM(e.amount), 0) "
         "FROM ledger_entries e JOIN movements m ON m.id = e.movement_id "
         "WHERE e.account_id = p.id AND e.amount > 0 AND m.kind <> 'correction') AS pot "
         "FROM tables t JOIN accounts p ON p.kind = 'pot' AND p.table_id = t.id "
         "WHERE t.guild_id = ? AND t.closed_at >= ? AND t.closed_at < ? "
         "AND t.status = 'finished' AND NOT EXISTS (SELECT 1 FROM movements v "
-        "WHERE v.table_id = t.id AND v.kind = 'correction') "
-        "AND pot > 0 ORDER BY pot DESC, t.id LIMIT ?",
+        "WHERE v.table_id = t.id AND v.kind = 'correction')) pots "
+        "WHERE pot > 0 ORDER BY pot DESC, id LIMIT ?",
         (guild_id, since, until, limit),
     )
     return [Pot(int(i), str(g), str(c), int(a)) for i, g, c, a in rows]
@@ -152,7 +154,9 @@ async def cheat_events(
 ) -> list[tuple[int, str, bytes]]:
     """``(table, game, event data)`` of the events of the evening's tables (opened or closed in
     it) that tell of a cheat, in order. Only those rows are read out, not the whole logs."""
-    where = " OR ".join(f'instr(e.data, \'"kind":"{kind}"\') > 0' for kind in CHEAT_KINDS)
+    where = " OR ".join(
+        dialect.blob_contains(tx.dialect, "e.data", f'"kind":"{kind}"') for kind in CHEAT_KINDS
+    )
     rows = await tx.fetchall(
         "WITH evening (id) AS ("
         "SELECT id FROM tables WHERE guild_id = ? AND created_at >= ? AND created_at < ? "

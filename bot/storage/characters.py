@@ -7,12 +7,11 @@ the unique index on ``(guild_id, name_key)`` only covers living characters.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.storage.db import Row, Tx
-from bot.storage.errors import NameTaken
+from bot.storage.errors import ConstraintViolated, NameTaken
 
 _COLUMNS = (
     "id, guild_id, name, owner_id, is_npc, luck, gamble, perception, side_cards, selection, "
@@ -71,25 +70,26 @@ async def insert(
     at: int,
 ) -> int:
     try:
-        return await tx.insert(
-            "INSERT INTO characters (guild_id, name, name_key, owner_id, is_npc, luck, gamble, "
-            "perception, side_cards, selection, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                guild_id,
-                name,
-                name_key,
-                owner_id,
-                int(is_npc),
-                int(luck),
-                int(gamble),
-                perception,
-                _codes(side_cards),
-                _codes(selection),
-                at,
-            ),
-        )
-    except sqlite3.IntegrityError as exc:
-        if "characters.name_key" in str(exc) or "UNIQUE" in str(exc):
+        async with tx.savepoint():
+            return await tx.insert(
+                "INSERT INTO characters (guild_id, name, name_key, owner_id, is_npc, luck, gamble, "
+                "perception, side_cards, selection, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    guild_id,
+                    name,
+                    name_key,
+                    owner_id,
+                    int(is_npc),
+                    int(luck),
+                    int(gamble),
+                    perception,
+                    _codes(side_cards),
+                    _codes(selection),
+                    at,
+                ),
+            )
+    except ConstraintViolated as exc:
+        if exc.kind == "unique":
             raise NameTaken(name) from exc
         raise
 
@@ -147,12 +147,15 @@ async def search(
 
 async def rename(tx: Tx, character_id: int, name: str, name_key: str) -> None:
     try:
-        await tx.execute(
-            "UPDATE characters SET name = ?, name_key = ? WHERE id = ?",
-            (name, name_key, character_id),
-        )
-    except sqlite3.IntegrityError as exc:
-        raise NameTaken(name) from exc
+        async with tx.savepoint():
+            await tx.execute(
+                "UPDATE characters SET name = ?, name_key = ? WHERE id = ?",
+                (name, name_key, character_id),
+            )
+    except ConstraintViolated as exc:
+        if exc.kind == "unique":
+            raise NameTaken(name) from exc
+        raise
 
 
 async def set_traits(

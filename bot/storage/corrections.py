@@ -114,9 +114,9 @@ async def reverse(
     amount = original.amount
     taken = await tx.execute(
         "UPDATE accounts SET balance = balance - ?, "
-        "floor = CASE WHEN kind = 'purse' AND balance < ? THEN MIN(floor, balance - ?) "
+        "floor = CASE WHEN kind = 'purse' AND balance - ? < floor THEN balance - ? "
         "ELSE floor END "
-        "WHERE id = ? AND (balance >= ? OR kind = 'world' OR (? AND kind = 'purse'))",
+        "WHERE id = ? AND (balance >= ? OR kind = 'world' OR (? = 1 AND kind = 'purse'))",
         (amount, amount, amount, original.target, amount, int(overdraft)),
     )
     if taken != 1:
@@ -141,7 +141,8 @@ async def restore_floor(tx: Tx, account_id: int, floor: int) -> None:
     """Put back a floor lowered on the way through several corrections, down only to where the
     account ended (a dip between them leaves no trace)."""
     await tx.execute(
-        "UPDATE accounts SET floor = MIN(?, balance) WHERE id = ?", (floor, account_id)
+        "UPDATE accounts SET floor = CASE WHEN balance < ? THEN balance ELSE ? END WHERE id = ?",
+        (floor, floor, account_id),
     )
 
 

@@ -8,6 +8,7 @@ file and say what is wrong, and are raised instead of a traceback from deep insi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 
 class StorageError(Exception):
@@ -17,12 +18,15 @@ class StorageError(Exception):
 class DatabaseError(StorageError):
     """The database file cannot be used as it is. It is never replaced silently."""
 
-    def __init__(self, path: Path, detail: str) -> None:
+    def __init__(self, path: Path | str, detail: str) -> None:
         self.path = path
+        """The SQLite file, or the PostgreSQL server's URL without its password."""
         self.detail = detail
         super().__init__(self.describe())
 
     def describe(self) -> str:
+        if isinstance(self.path, str):
+            return f"the database {self.path} cannot be used: {self.detail}"
         return f"{self.path.name} cannot be used: {self.detail} (file: {self.path})"
 
 
@@ -30,6 +34,8 @@ class DatabaseUnreadable(DatabaseError):
     """Not a SQLite database, a directory, missing permissions, or a damaged file."""
 
     def describe(self) -> str:
+        if isinstance(self.path, str):
+            return f"the database {self.path} cannot be read: {self.detail}"
         return (
             f"{self.path.name} is not a readable SQLite database: {self.detail} (file: {self.path})"
         )
@@ -38,10 +44,23 @@ class DatabaseUnreadable(DatabaseError):
 class SchemaTooNew(DatabaseError):
     """The file was written by a newer version of the bot; upgrading the bot is the fix."""
 
-    def __init__(self, path: Path, found: int, known: int) -> None:
+    def __init__(self, path: Path | str, found: int, known: int) -> None:
         self.found = found
         self.known = known
         super().__init__(path, f"schema version {found} is newer than this bot knows ({known})")
+
+
+ConstraintKind = Literal["unique", "foreign_key", "not_null", "check"]
+
+
+class ConstraintViolated(StorageError):
+    """A statement broke one of the schema's constraints (on either backend). The repositories
+    turn the ones they expect (a taken name, a taken seat) into their own errors."""
+
+    def __init__(self, kind: ConstraintKind, detail: str) -> None:
+        self.kind = kind
+        self.detail = detail
+        super().__init__(f"{kind} constraint: {detail}")
 
 
 class DebitRefused(StorageError):

@@ -9,13 +9,12 @@ ever reads a balance and writes it back.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.storage.db import Tx
-from bot.storage.errors import DebitRefused, UnknownCharacterRow
+from bot.storage.errors import ConstraintViolated, DebitRefused, UnknownCharacterRow
 
 AccountKind = Literal["purse", "pot", "offering", "world", "escrow"]
 MovementKind = Literal["grant", "take", "transfer", "stake", "payout", "refund", "offering"]
@@ -71,12 +70,13 @@ async def purse_accounts(
     for character_id in wanted:
         if character_id not in found:
             try:
-                found[character_id] = await tx.insert(
-                    "INSERT INTO accounts (kind, guild_id, currency, character_id) "
-                    "VALUES ('purse', ?, ?, ?)",
-                    (guild_id, currency, character_id),
-                )
-            except sqlite3.IntegrityError as exc:  # the foreign key: no such character
+                async with tx.savepoint():
+                    found[character_id] = await tx.insert(
+                        "INSERT INTO accounts (kind, guild_id, currency, character_id) "
+                        "VALUES ('purse', ?, ?, ?)",
+                        (guild_id, currency, character_id),
+                    )
+            except ConstraintViolated as exc:  # the foreign key: no such character
                 raise UnknownCharacterRow(character_id) from exc
     return found
 
@@ -214,7 +214,7 @@ async def contributions(tx: Tx, pot_id: int) -> list[tuple[int, int, int]]:
         "JOIN ledger_entries o ON o.movement_id = p.movement_id AND o.id <> p.id "
         "JOIN accounts a ON a.id = o.account_id "
         "WHERE p.account_id = ? AND a.kind = 'purse' "
-        "GROUP BY o.account_id HAVING net > 0 ORDER BY MIN(o.id)",
+        "GROUP BY o.account_id, a.character_id HAVING -SUM(o.amount) > 0 ORDER BY MIN(o.id)",
         (pot_id,),
     )
     return [(int(a), int(c), int(n)) for a, c, n in rows]

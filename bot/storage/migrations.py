@@ -1,5 +1,5 @@
-"""Applying the schema's migrations (:mod:`bot.storage.schema`). ``PRAGMA user_version`` holds
-the number applied.
+"""Applying the schema's migrations (:mod:`bot.storage.schema`) to a SQLite file (PostgreSQL's
+runner is in :mod:`bot.storage.postgres`). ``PRAGMA user_version`` holds the number applied.
 
 Each migration is applied in one transaction together with the new ``user_version`` (it is
 part of the file header, so it rolls back with the rest), after a ``foreign_key_check``. A
@@ -12,9 +12,21 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage.errors import DatabaseError, SchemaTooNew
-from bot.storage.schema import MIGRATIONS, REBUILDS
+from bot.storage.schema import MIGRATIONS, REBUILDS, Only, Step
 
 LATEST = len(MIGRATIONS)
+
+
+def statements(version: int, dialect: str) -> list[str]:
+    """The statements of migration ``version`` for one backend, in order (PostgreSQL's still
+    in the repositories' spelling: see :mod:`bot.storage.dialect`)."""
+    return [sql for step in MIGRATIONS[version - 1] if (sql := _for(step, dialect)) is not None]
+
+
+def _for(step: Step, dialect: str) -> str | None:
+    if isinstance(step, Only):
+        return step.sql if step.dialect == dialect else None
+    return step
 
 
 def migrate(conn: sqlite3.Connection, path: Path, target: int = LATEST) -> int:
@@ -39,7 +51,7 @@ def _apply(conn: sqlite3.Connection, path: Path, version: int) -> None:
     """One migration and its ``user_version`` in one transaction, foreign keys checked first."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for statement in MIGRATIONS[version - 1]:
+        for statement in statements(version, "sqlite"):
             conn.execute(statement)
         problems = conn.execute("PRAGMA foreign_key_check").fetchall()
         if problems:

@@ -19,7 +19,38 @@ Times are Unix milliseconds (integers). Discord ids are integers (snowflakes fit
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 from bot.storage.schema_base import V1 as _V1
+
+
+@dataclass(frozen=True, slots=True)
+class Only:
+    """A migration step for one backend alone: where SQLite rebuilds a table to change its
+    CHECKs, PostgreSQL alters them in place (and keeps the indexes the rebuild re-creates)."""
+
+    dialect: Literal["sqlite", "postgres"]
+    sql: str
+
+
+Step = str | Only
+
+
+def _sqlite(*statements: str) -> tuple[Only, ...]:
+    return tuple(Only("sqlite", sql) for sql in statements)
+
+
+def _replace_checks(table: str, *checks: str) -> tuple[Only, ...]:
+    """PostgreSQL: drop every CHECK of ``table`` and add ``checks`` instead."""
+    drop = (
+        "DO $$ DECLARE c record; BEGIN FOR c IN SELECT conname FROM pg_constraint "
+        f"WHERE conrelid = '{table}'::regclass AND contype = 'c' LOOP "
+        f"EXECUTE format('ALTER TABLE {table} DROP CONSTRAINT %I', c.conname); END LOOP; END $$"
+    )
+    add = f"ALTER TABLE {table} " + ", ".join(f"ADD CHECK ({check})" for check in checks)
+    return (Only("postgres", drop), Only("postgres", add))
+
 
 _V2 = (
     """CREATE TABLE meta (
@@ -186,7 +217,13 @@ _V7 = (
     # The leaderboards: each reads the first rows of one of these, in its order.
     "CREATE INDEX stats_net ON stats (guild_id, game, net DESC)",
     "CREATE INDEX stats_pots ON stats (guild_id, game, pots DESC, biggest_pot DESC)",
-    "CREATE INDEX stats_record ON stats (guild_id, game, won - lost DESC, won DESC)",
+    Only(
+        "sqlite", "CREATE INDEX stats_record ON stats (guild_id, game, won - lost DESC, won DESC)"
+    ),
+    Only(
+        "postgres",
+        "CREATE INDEX stats_record ON stats (guild_id, game, (won - lost) DESC, won DESC)",
+    ),
     # Pazaak head to head, both ways round: ``won`` and ``lost`` against ``opponent_id``.
     """CREATE TABLE stat_rivals (
         character_id INTEGER NOT NULL REFERENCES characters (id),
@@ -197,7 +234,7 @@ _V7 = (
     ) WITHOUT ROWID""",
 )
 
-_V8 = (
+_V8: tuple[Step, ...] = (
     # The GM's books (``bot.storage.books``, ``bot.storage.corrections``): whether a correction
     # may leave a purse below zero here, and the window of the last ``/gm report``.
     """ALTER TABLE guilds ADD COLUMN overdraft INTEGER NOT NULL DEFAULT 0
@@ -208,53 +245,76 @@ _V8 = (
     # the balance it leaves). Ordinary debits stay guarded by ``ledger.move``'s
     # ``balance >= amount``, which a purse below zero never meets. SQLite cannot alter a CHECK:
     # the table is rebuilt (foreign keys off, see ``REBUILDS``), ids kept.
-    """CREATE TABLE accounts_v8 (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world')),
-        guild_id INTEGER NOT NULL,
-        currency TEXT NOT NULL,
-        character_id INTEGER REFERENCES characters (id),
-        table_id INTEGER REFERENCES tables (id),
-        balance INTEGER NOT NULL DEFAULT 0,
-        floor INTEGER NOT NULL DEFAULT 0 CHECK (floor <= 0),
-        CHECK (balance >= floor OR kind = 'world'),
-        CHECK (floor = 0 OR kind = 'purse'),
-        CHECK ((kind = 'purse') = (character_id IS NOT NULL)),
-        CHECK ((kind = 'pot') = (table_id IS NOT NULL))
-    )""",
-    """INSERT INTO accounts_v8 (id, kind, guild_id, currency, character_id, table_id, balance)
-        SELECT id, kind, guild_id, currency, character_id, table_id, balance FROM accounts""",
-    "DROP TABLE accounts",
-    "ALTER TABLE accounts_v8 RENAME TO accounts",
-    "CREATE UNIQUE INDEX accounts_purse ON accounts (character_id, currency) WHERE kind = 'purse'",
-    "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
-    """CREATE UNIQUE INDEX accounts_guild ON accounts (guild_id, kind, currency)
-        WHERE kind IN ('offering', 'world')""",
+    *_sqlite(
+        """CREATE TABLE accounts_v8 (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world')),
+            guild_id INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            character_id INTEGER REFERENCES characters (id),
+            table_id INTEGER REFERENCES tables (id),
+            balance INTEGER NOT NULL DEFAULT 0,
+            floor INTEGER NOT NULL DEFAULT 0 CHECK (floor <= 0),
+            CHECK (balance >= floor OR kind = 'world'),
+            CHECK (floor = 0 OR kind = 'purse'),
+            CHECK ((kind = 'purse') = (character_id IS NOT NULL)),
+            CHECK ((kind = 'pot') = (table_id IS NOT NULL))
+        )""",
+        """INSERT INTO accounts_v8 (id, kind, guild_id, currency, character_id, table_id, balance)
+            SELECT id, kind, guild_id, currency, character_id, table_id, balance FROM accounts""",
+        "DROP TABLE accounts",
+        "ALTER TABLE accounts_v8 RENAME TO accounts",
+        """CREATE UNIQUE INDEX accounts_purse ON accounts (character_id, currency)
+            WHERE kind = 'purse'""",
+        "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
+        """CREATE UNIQUE INDEX accounts_guild ON accounts (guild_id, kind, currency)
+            WHERE kind IN ('offering', 'world')""",
+    ),
+    Only("postgres", "ALTER TABLE accounts ADD COLUMN floor INTEGER NOT NULL DEFAULT 0"),
+    *_replace_checks(
+        "accounts",
+        "kind IN ('purse', 'pot', 'offering', 'world')",
+        "floor <= 0",
+        "balance >= floor OR kind = 'world'",
+        "floor = 0 OR kind = 'purse'",
+        "(kind = 'purse') = (character_id IS NOT NULL)",
+        "(kind = 'pot') = (table_id IS NOT NULL)",
+    ),
     # A correction reverses one earlier movement (``reverses``), at most once; it is never
     # reversed itself. Nothing is deleted: the movement and its reversal both stay.
-    """CREATE TABLE movements_v8 (
-        id INTEGER PRIMARY KEY,
-        at INTEGER NOT NULL,
-        actor_id INTEGER,
-        kind TEXT NOT NULL CHECK (kind IN ('grant', 'take', 'transfer', 'stake', 'payout',
-            'refund', 'offering', 'correction')),
-        reason TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        amount INTEGER NOT NULL CHECK (amount > 0),
-        table_id INTEGER REFERENCES tables (id),
-        table_version INTEGER,
-        event_seq INTEGER,
-        reverses INTEGER REFERENCES movements (id),
-        CHECK ((kind = 'correction') = (reverses IS NOT NULL))
-    )""",
-    """INSERT INTO movements_v8 (id, at, actor_id, kind, reason, currency, amount, table_id,
-            table_version, event_seq)
-        SELECT id, at, actor_id, kind, reason, currency, amount, table_id, table_version,
-            event_seq FROM movements""",
-    "DROP TABLE movements",
-    "ALTER TABLE movements_v8 RENAME TO movements",
-    """CREATE INDEX movements_table ON movements (table_id, table_version)
-        WHERE table_id IS NOT NULL""",
+    *_sqlite(
+        """CREATE TABLE movements_v8 (
+            id INTEGER PRIMARY KEY,
+            at INTEGER NOT NULL,
+            actor_id INTEGER,
+            kind TEXT NOT NULL CHECK (kind IN ('grant', 'take', 'transfer', 'stake', 'payout',
+                'refund', 'offering', 'correction')),
+            reason TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            amount INTEGER NOT NULL CHECK (amount > 0),
+            table_id INTEGER REFERENCES tables (id),
+            table_version INTEGER,
+            event_seq INTEGER,
+            reverses INTEGER REFERENCES movements (id),
+            CHECK ((kind = 'correction') = (reverses IS NOT NULL))
+        )""",
+        """INSERT INTO movements_v8 (id, at, actor_id, kind, reason, currency, amount, table_id,
+                table_version, event_seq)
+            SELECT id, at, actor_id, kind, reason, currency, amount, table_id, table_version,
+                event_seq FROM movements""",
+        "DROP TABLE movements",
+        "ALTER TABLE movements_v8 RENAME TO movements",
+        """CREATE INDEX movements_table ON movements (table_id, table_version)
+            WHERE table_id IS NOT NULL""",
+    ),
+    Only("postgres", "ALTER TABLE movements ADD COLUMN reverses INTEGER REFERENCES movements (id)"),
+    *_replace_checks(
+        "movements",
+        "kind IN ('grant', 'take', 'transfer', 'stake', 'payout', 'refund', 'offering', "
+        "'correction')",
+        "amount > 0",
+        "(kind = 'correction') = (reverses IS NOT NULL)",
+    ),
     "CREATE UNIQUE INDEX movements_reversed ON movements (reverses) WHERE reverses IS NOT NULL",
     # The report reads one evening: its movements by time, its tables by opening and closing.
     "CREATE INDEX movements_at ON movements (at)",
@@ -290,35 +350,50 @@ _V11 = (
     "ALTER TABLE tables ADD COLUMN thread_id INTEGER",
 )
 
-_V12 = (
+_V12: tuple[Step, ...] = (
     # Side bets (``bot.storage.side_bets``): a spectator's stake on a seat of a table, held in
     # the table's escrow account (a new account kind, so the CHECKs change: the accounts table
     # is rebuilt as in migration 8, ids kept) until the table ends and the ledger pays it out.
-    """CREATE TABLE accounts_v12 (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world', 'escrow')),
-        guild_id INTEGER NOT NULL,
-        currency TEXT NOT NULL,
-        character_id INTEGER REFERENCES characters (id),
-        table_id INTEGER REFERENCES tables (id),
-        balance INTEGER NOT NULL DEFAULT 0,
-        floor INTEGER NOT NULL DEFAULT 0 CHECK (floor <= 0),
-        CHECK (balance >= floor OR kind = 'world'),
-        CHECK (floor = 0 OR kind = 'purse'),
-        CHECK ((kind = 'purse') = (character_id IS NOT NULL)),
-        CHECK ((kind IN ('pot', 'escrow')) = (table_id IS NOT NULL))
-    )""",
-    """INSERT INTO accounts_v12 (id, kind, guild_id, currency, character_id, table_id, balance,
-            floor)
-        SELECT id, kind, guild_id, currency, character_id, table_id, balance, floor
-        FROM accounts""",
-    "DROP TABLE accounts",
-    "ALTER TABLE accounts_v12 RENAME TO accounts",
-    "CREATE UNIQUE INDEX accounts_purse ON accounts (character_id, currency) WHERE kind = 'purse'",
-    "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
+    *_sqlite(
+        """CREATE TABLE accounts_v12 (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world', 'escrow')),
+            guild_id INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            character_id INTEGER REFERENCES characters (id),
+            table_id INTEGER REFERENCES tables (id),
+            balance INTEGER NOT NULL DEFAULT 0,
+            floor INTEGER NOT NULL DEFAULT 0 CHECK (floor <= 0),
+            CHECK (balance >= floor OR kind = 'world'),
+            CHECK (floor = 0 OR kind = 'purse'),
+            CHECK ((kind = 'purse') = (character_id IS NOT NULL)),
+            CHECK ((kind IN ('pot', 'escrow')) = (table_id IS NOT NULL))
+        )""",
+        """INSERT INTO accounts_v12 (id, kind, guild_id, currency, character_id, table_id, balance,
+                floor)
+            SELECT id, kind, guild_id, currency, character_id, table_id, balance, floor
+            FROM accounts""",
+        "DROP TABLE accounts",
+        "ALTER TABLE accounts_v12 RENAME TO accounts",
+        """CREATE UNIQUE INDEX accounts_purse ON accounts (character_id, currency)
+            WHERE kind = 'purse'""",
+        "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
+    ),
+    *_replace_checks(
+        "accounts",
+        "kind IN ('purse', 'pot', 'offering', 'world', 'escrow')",
+        "floor <= 0",
+        "balance >= floor OR kind = 'world'",
+        "floor = 0 OR kind = 'purse'",
+        "(kind = 'purse') = (character_id IS NOT NULL)",
+        "(kind IN ('pot', 'escrow')) = (table_id IS NOT NULL)",
+    ),
     "CREATE UNIQUE INDEX accounts_escrow ON accounts (table_id) WHERE kind = 'escrow'",
-    """CREATE UNIQUE INDEX accounts_guild ON accounts (guild_id, kind, currency)
+    Only(
+        "sqlite",
+        """CREATE UNIQUE INDEX accounts_guild ON accounts (guild_id, kind, currency)
         WHERE kind IN ('offering', 'world')""",
+    ),
     # One bet per user per table: who placed it, the character who pays, the seat backed, and
     # how it ended (``paid``: what the ledger gave back; a losing bet 0).
     """CREATE TABLE side_bets (
@@ -335,6 +410,6 @@ _V12 = (
     )""",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12
 )  # fmt: skip

@@ -7,12 +7,12 @@ marked won, lost or refunded with what the ledger paid back from the escrow.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.storage.db import Tx
+from bot.storage.errors import ConstraintViolated
 
 BetStatus = Literal["open", "won", "lost", "refunded"]
 
@@ -62,13 +62,14 @@ async def insert(
 ) -> int:
     """A new open bet; :class:`BetTaken` if the user has one at this table."""
     try:
-        return await tx.insert(
-            "INSERT INTO side_bets (table_id, user_id, character_id, seat, amount, placed_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, user_id, character_id, seat, amount, at),
-        )
-    except sqlite3.IntegrityError as exc:
-        if "UNIQUE" in str(exc):
+        async with tx.savepoint():
+            return await tx.insert(
+                "INSERT INTO side_bets (table_id, user_id, character_id, seat, amount, placed_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, user_id, character_id, seat, amount, at),
+            )
+    except ConstraintViolated as exc:
+        if exc.kind == "unique":
             raise BetTaken() from exc
         raise
 

@@ -122,6 +122,11 @@ class Standing:
 
 _RESULT_COLUMNS = ", ".join(f.name for f in fields(Result))
 _TOTALS_COLUMNS = ", ".join(f.name for f in fields(Totals))
+_TOTALS_UPDATE = ", ".join(
+    f"{f.name} = excluded.{f.name}"
+    for f in fields(Totals)
+    if f.name not in ("character_id", "game")
+)
 _COUNTED = "JOIN tables t ON t.id = r.table_id AND t.voided_at IS NULL"
 """Results of the tables no GM has voided."""
 
@@ -175,7 +180,7 @@ async def record(tx: Tx, results: Sequence[Result]) -> None:
             await tx.execute(
                 "INSERT INTO stat_rivals (character_id, opponent_id, won, lost) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (character_id, opponent_id) DO UPDATE SET "
-                "won = won + excluded.won, lost = lost + excluded.lost",
+                "won = stat_rivals.won + excluded.won, lost = stat_rivals.lost + excluded.lost",
                 (
                     result.character_id,
                     result.opponent,
@@ -207,8 +212,8 @@ async def rebuild(tx: Tx) -> None:
     """Fold every character's totals and head to head again from all the recorded results."""
     await tx.execute("DELETE FROM stats")
     await tx.execute("DELETE FROM stat_rivals")
-    await _fold(tx, "1", ())
-    await _count_rivals(tx, "1", ())
+    await _fold(tx, "1 = 1", ())
+    await _count_rivals(tx, "1 = 1", ())
 
 
 async def replace_results(tx: Tx, results: Iterable[Result]) -> None:
@@ -229,7 +234,8 @@ async def _insert_results(tx: Tx, results: Sequence[Result]) -> None:
 async def _put_totals(tx: Tx, totals: Sequence[Totals]) -> None:
     marks = ",".join("?" * len(fields(Totals)))
     await tx.executemany(
-        f"INSERT OR REPLACE INTO stats ({_TOTALS_COLUMNS}) VALUES ({marks})",
+        f"INSERT INTO stats ({_TOTALS_COLUMNS}) VALUES ({marks}) "
+        f"ON CONFLICT (character_id, game) DO UPDATE SET {_TOTALS_UPDATE}",
         [astuple(t) for t in totals],
     )
 
@@ -252,7 +258,9 @@ async def _fold(tx: Tx, where: str, params: tuple[int, ...]) -> None:
 async def _count_rivals(tx: Tx, where: str, params: tuple[int, ...]) -> None:
     await tx.execute(
         "INSERT INTO stat_rivals (character_id, opponent_id, won, lost) "
-        "SELECT r.character_id, r.opponent, SUM(r.outcome = 'won'), SUM(r.outcome = 'lost') "
+        "SELECT r.character_id, r.opponent, "
+        "SUM(CASE WHEN r.outcome = 'won' THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN r.outcome = 'lost' THEN 1 ELSE 0 END) "
         f"FROM stat_results r {_COUNTED} WHERE r.opponent IS NOT NULL AND ({where}) "
         "GROUP BY r.character_id, r.opponent",
         params,

@@ -65,23 +65,23 @@ async def set_board(tx: Tx, table_id: int, message_id: int, version: int) -> Non
     """The table message is ``message_id``, drawn at ``version`` (never moves the mark back for
     the same message)."""
     await tx.execute(
-        "UPDATE tables SET board_version = CASE WHEN message_id = ? THEN MAX(board_version, ?) "
-        "ELSE ? END, message_id = ? WHERE id = ?",
+        "UPDATE tables SET board_version = CASE WHEN message_id = ? AND board_version > ? "
+        "THEN board_version ELSE ? END, message_id = ? WHERE id = ?",
         (message_id, version, version, message_id, table_id),
     )
 
 
 async def set_posted(tx: Tx, table_id: int, version: int) -> None:
     await tx.execute(
-        "UPDATE tables SET posted_version = MAX(posted_version, ?) WHERE id = ?",
-        (version, table_id),
+        "UPDATE tables SET posted_version = ? WHERE id = ? AND posted_version < ?",
+        (version, table_id, version),
     )
 
 
 async def set_claimed(tx: Tx, table_id: int, version: int) -> None:
     await tx.execute(
-        "UPDATE tables SET claimed_version = MAX(claimed_version, ?) WHERE id = ?",
-        (version, table_id),
+        "UPDATE tables SET claimed_version = ? WHERE id = ? AND claimed_version < ?",
+        (version, table_id, version),
     )
 
 

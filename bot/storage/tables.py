@@ -7,13 +7,12 @@ action (for an idempotent repeat) are one indexed range.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.storage.db import Row, Tx
-from bot.storage.errors import SeatTaken, UnknownCharacterRow, VersionConflict
+from bot.storage.errors import ConstraintViolated, SeatTaken, UnknownCharacterRow, VersionConflict
 
 Status = Literal["open", "running", "finished", "cancelled"]
 
@@ -105,7 +104,7 @@ async def advance(
     """Move the table from version ``expected`` to the next; refuse if it is not at ``expected``."""
     changed = await tx.execute(
         "UPDATE tables SET version = version + 1, status = ?, next_timeout_at = ?, "
-        "timeout_version = CASE WHEN ? IS NULL THEN NULL ELSE version + 1 END, "
+        "timeout_version = CASE WHEN CAST(? AS INTEGER) IS NULL THEN NULL ELSE version + 1 END, "
         "closed_at = CASE WHEN ? IN ('finished', 'cancelled') THEN ? ELSE closed_at END "
         "WHERE id = ? AND version = ?",
         (status, next_timeout_at, next_timeout_at, status, at, table_id, expected),
@@ -252,11 +251,12 @@ async def seats(tx: Tx, table_id: int) -> set[int]:
 async def add_seats(tx: Tx, table_id: int, character_ids: Iterable[int], exclusive: bool) -> None:
     for character_id in sorted(character_ids):
         try:
-            await tx.execute(
-                "INSERT INTO table_seats (table_id, character_id, exclusive) VALUES (?, ?, ?)",
-                (table_id, character_id, int(exclusive)),
-            )
-        except sqlite3.IntegrityError as exc:
+            async with tx.savepoint():
+                await tx.execute(
+                    "INSERT INTO table_seats (table_id, character_id, exclusive) VALUES (?, ?, ?)",
+                    (table_id, character_id, int(exclusive)),
+                )
+        except ConstraintViolated as exc:
             other = await tx.fetchval(
                 "SELECT table_id FROM table_seats WHERE character_id = ? AND exclusive = 1",
                 (character_id,),

@@ -1,4 +1,5 @@
-"""Fixtures for the service tests: a real SQLite file in tmp_path, the services, a tiny game."""
+"""Fixtures for the service tests: a real database (a SQLite file in tmp_path, and a PostgreSQL
+database of its own when a server is given: ``tests.pg``), the services, a tiny game."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.services import CharacterService, GuildService, PurseService, TableServ
 from bot.services.games import GameSpec, Timer, default_games
 from bot.storage.db import Database
 from bot.storage.tables import Status
+from tests import pg
 from tests.services import dice_game
 
 GUILD = 1000
@@ -56,7 +58,8 @@ class FakeClock:
 
 @dataclass
 class World:
-    path: Path
+    path: Path | str
+    """What ``Database.open`` takes: the SQLite file, or the PostgreSQL database's URL."""
     db: Database
     clock: FakeClock
     characters: CharacterService
@@ -85,7 +88,7 @@ def seeded() -> Callable[[], random.Random]:
     return lambda: random.Random(source.getrandbits(64))
 
 
-async def make_world(path: Path, clock: FakeClock, games: dict[str, GameSpec]) -> World:
+async def make_world(path: Path | str, clock: FakeClock, games: dict[str, GameSpec]) -> World:
     db = await Database.open(path)
     return World(
         path=path,
@@ -105,8 +108,18 @@ def all_games() -> dict[str, GameSpec]:
     return games
 
 
+@pytest.fixture(params=pg.BACKENDS)
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
+    """Where a test's data lives: a SQLite file, then a PostgreSQL database of its own."""
+    if request.param == "sqlite":
+        yield tmp_path / "szulernia.db"
+        return
+    async with pg.scratch() as url:
+        yield url
+
+
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    w = await make_world(tmp_path / "szulernia.db", FakeClock(), all_games())
+async def world(backend: Path | str) -> AsyncIterator[World]:
+    w = await make_world(backend, FakeClock(), all_games())
     yield w
     await w.db.close()

@@ -88,7 +88,7 @@ async def test_a_stale_foreign_or_damaged_snapshot_is_ignored(world: World) -> N
     for change in (
         ("UPDATE table_snapshots SET data = ?, version = version - 1", (old[0],)),
         ("UPDATE table_snapshots SET format = 'pazaak:0:old'", ()),
-        ("UPDATE table_snapshots SET data = x'7b7d'", ()),  # "{}": unreadable in that format
+        ("UPDATE table_snapshots SET data = ?", (b"{}",)),  # unreadable in that format
     ):
         async with world.db.transaction() as tx:
             await tx.execute(*change)

@@ -11,7 +11,7 @@ import pytest
 
 from bot.storage import ledger
 from bot.storage.db import Database
-from bot.storage.errors import DatabaseError
+from bot.storage.errors import ConstraintViolated, DatabaseError
 from bot.storage.migrations import LATEST
 
 V7_DATA = [
@@ -85,17 +85,17 @@ async def test_the_books_survive_the_rebuild(tmp_path: Path) -> None:
 
         async with db.transaction() as tx:  # the writer enforces foreign keys again
             assert await tx.fetchval("PRAGMA foreign_keys") == 1
-            with pytest.raises(sqlite3.IntegrityError):
+            with pytest.raises(ConstraintViolated):
                 await tx.execute(
                     "INSERT INTO ledger_entries (movement_id, account_id, amount) VALUES (1, 99, 1)"
                 )
-        with pytest.raises(sqlite3.IntegrityError):  # a purse at floor 0 cannot go below zero
+        with pytest.raises(ConstraintViolated):  # a purse at floor 0 cannot go below zero
             async with db.transaction() as tx:
                 await tx.execute("UPDATE accounts SET balance = -1 WHERE id = 2")
-        with pytest.raises(sqlite3.IntegrityError):  # a plain movement reverses nothing
+        with pytest.raises(ConstraintViolated):  # a plain movement reverses nothing
             async with db.transaction() as tx:
                 await tx.execute("UPDATE movements SET reverses = 1 WHERE id = 2")
-        with pytest.raises(sqlite3.IntegrityError):  # a pot has no floor to lower
+        with pytest.raises(ConstraintViolated):  # a pot has no floor to lower
             async with db.transaction() as tx:
                 await tx.execute("UPDATE accounts SET floor = -5, balance = -5 WHERE id = 4")
         async with db.transaction() as tx:  # a purse whose floor a correction lowered may

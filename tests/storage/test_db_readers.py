@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.db import Database
+from bot.storage.sqlite import SqliteDatabase
 
 # Generous: only a read stuck behind the writer (which never commits until told) reaches it.
 PATIENCE = 10.0
@@ -19,7 +20,7 @@ PATIENCE = 10.0
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "szulernia.db", readers=3)
+    db = await SqliteDatabase.connect(tmp_path / "szulernia.db", readers=3)
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'committed')")
     yield db
@@ -133,7 +134,7 @@ async def test_a_transaction_inside_a_read_of_the_same_task_is_refused(db: Datab
 
 
 async def test_a_cancelled_read_gives_its_reader_back(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "szulernia.db", readers=1)
+    db = await SqliteDatabase.connect(tmp_path / "szulernia.db", readers=1)
     inside = asyncio.Event()
 
     async def stuck() -> None:
