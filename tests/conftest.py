@@ -26,6 +26,7 @@ import pytest
 
 from bot import i18n
 from bot.app import DEFAULT_EXTENSIONS, SzulerniaBot
+from tests import pg
 from tests.fakediscord import BotHarness, FakeDiscord
 from tests.fakediscord.openapi import SPEC_ENV, load_spec_validator, spec_location
 
@@ -48,8 +49,9 @@ def _spec_status() -> tuple[bool, str]:
     return True, f"fakediscord: request bodies are validated against {location}"
 
 
-def pytest_report_header(config: pytest.Config) -> str:
-    return _spec_status()[1]
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    server = f"PostgreSQL tests run against {pg.ENV}" if pg.URL else pg.SKIPPED
+    return [_spec_status()[1], server]
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -57,6 +59,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     found, status = _spec_status()
     if not found and config.get_verbosity() < 0:
         terminalreporter.write_line(status)
+    if pg.URL is None:
+        terminalreporter.write_line(pg.SKIPPED)
 
 
 @pytest.fixture(scope="session", autouse=True)

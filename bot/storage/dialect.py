@@ -55,6 +55,11 @@ def postgres(sql: str) -> str:
     return "".join(out)
 
 
+def redact(url: str) -> str:
+    """A database URL without its password (for messages and logs)."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
 def blob_contains(dialect: str, column: str, needle: str) -> str:
     """A condition: the BLOB (BYTEA) ``column`` holds the ASCII text ``needle`` (no quotes)."""
     if "'" in needle or not needle.isascii():

@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from decimal import Decimal
 from typing import Any
 
 import asyncpg
@@ -35,6 +33,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage import dialect
 from bot.storage.db import READERS, Database, Params, Row, Tx
+from bot.storage.dialect import redact
 from bot.storage.errors import (
     ConstraintKind,
     ConstraintViolated,
@@ -43,9 +42,11 @@ from bot.storage.errors import (
     SchemaTooNew,
 )
 from bot.storage.migrations import LATEST, statements
+from bot.storage.pg_links import CONNECT_SECONDS as CONNECT_SECONDS
+from bot.storage.pg_links import Link, connect
 
 MIGRATION_LOCK = 0x537A756C  # the advisory lock two starting processes migrate under
-CONNECT_SECONDS = 10.0
+SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _VIOLATIONS: tuple[tuple[type[Exception], ConstraintKind], ...] = (
     (asyncpg.UniqueViolationError, "unique"),
     (asyncpg.ForeignKeyViolationError, "foreign_key"),
@@ -58,13 +59,15 @@ Connection = asyncpg.Connection | PoolConnectionProxy
 class PgTx(Tx):
     """The statements of one transaction (or snapshot) on one connection."""
 
-    __slots__ = ("_conn", "_points", "_trace")
+    __slots__ = ("_conn", "_points", "_trace", "busy")
     dialect = "postgres"
 
     def __init__(self, conn: Connection, trace: Trace | None) -> None:
         self._conn = conn
         self._trace = trace
         self._points = 0
+        self.busy = False
+        """A statement is on its way: a block that ends now leaves the connection unusable."""
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         status = await self._run(self._conn.execute, sql, params)
@@ -80,10 +83,13 @@ class PgTx(Tx):
             return
         if self._trace is not None:
             self._trace(sql)
+        self.busy = True
         try:
             await self._conn.executemany(dialect.postgres(sql), batch)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise _violated(exc) from exc
+        finally:
+            self.busy = False
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         records = await self._run(self._conn.fetch, sql, params)
@@ -92,10 +98,17 @@ class PgTx(Tx):
     async def _run(self, call: Callable[..., Any], sql: str, params: Params) -> Any:
         if self._trace is not None:
             self._trace(dialect.inline(sql, params))
+        self.busy = True
         try:
-            return await call(dialect.postgres(sql), *params)
+            result = await call(dialect.postgres(sql), *params)
         except asyncpg.IntegrityConstraintViolationError as exc:
+            self.busy = False
             raise _violated(exc) from exc
+        except asyncpg.PostgresError:
+            self.busy = False  # the server answered: the connection is fine
+            raise
+        self.busy = False
+        return result
 
     def savepoint(self) -> AbstractAsyncContextManager[None]:
         return self._savepoint()
@@ -104,13 +117,19 @@ class PgTx(Tx):
     async def _savepoint(self) -> AsyncIterator[None]:
         self._points += 1
         name = f"sp{self._points}"
-        await self._conn.execute(f"SAVEPOINT {name}")
+        await self._step(f"SAVEPOINT {name}")
         try:
             yield
         except BaseException:
-            await self._conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            if not self.busy:
+                await self._step(f"ROLLBACK TO SAVEPOINT {name}")
             raise
-        await self._conn.execute(f"RELEASE SAVEPOINT {name}")
+        await self._step(f"RELEASE SAVEPOINT {name}")
+
+    async def _step(self, sql: str) -> None:
+        self.busy = True
+        await self._conn.execute(sql)
+        self.busy = False
 
 
 def _violated(exc: asyncpg.IntegrityConstraintViolationError) -> ConstraintViolated:
@@ -121,15 +140,25 @@ def _violated(exc: asyncpg.IntegrityConstraintViolationError) -> ConstraintViola
 
 
 class PostgresDatabase(Database):
-    """See the module docstring. Open it with :meth:`Database.open` and a URL."""
+    """See the module docstring. Open it with :meth:`Database.open` and a URL.
 
-    def __init__(self, url: str, writer: asyncpg.Pool, readers: asyncpg.Pool) -> None:
+    Its connections are its own, not a pool's (a pool's checkout and reset cost a round trip
+    or two each, more than most statements): the writer's one, and up to ``READERS`` readers.
+    A reader waits between reads inside ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``,
+    whose snapshot PostgreSQL takes at the next read's first statement; a read's end sends its
+    ROLLBACK and the next BEGIN in one message, without waiting for them. A connection left
+    mid-statement (a cancelled read or transaction) is dropped, which rolls it back, and
+    another is opened when needed."""
+
+    def __init__(self, url: str) -> None:
         self._url = url
-        self._writer = writer
-        self._readers = readers
+        self._writer: Link | None = None
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._reading: set[asyncio.Task[Any] | None] = set()
+        self._idle: list[Link] = []
+        self._links: set[Link] = set()
+        self._free = asyncio.Semaphore(READERS)
         self._trace: Trace | None = None
         self._closed = False
 
@@ -137,16 +166,17 @@ class PostgresDatabase(Database):
     async def connect(cls, url: str, *, upgrade_to: int = LATEST) -> PostgresDatabase:
         shown = redact(url)
         try:
-            writer = await _pool(url, 1)
+            conn = await connect(url)
         except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
             raise DatabaseUnreadable(shown, _reason(exc)) from exc
+        db = cls(url)
         try:
-            await _migrate(writer, shown, upgrade_to)
-            readers = await _pool(url, READERS)
+            await _migrate(conn, shown, upgrade_to)
         except BaseException:
-            await writer.close()
+            conn.terminate()
             raise
-        return cls(url, writer, readers)
+        db._writer = db._keep(conn)
+        return db
 
     @property
     def target(self) -> str:
@@ -164,11 +194,20 @@ class PostgresDatabase(Database):
         task = self._enter()
         self._reading.add(task)
         try:
-            async with (
-                self._readers.acquire() as conn,
-                conn.transaction(isolation="repeatable_read", readonly=True),
-            ):
-                yield PgTx(conn, None)
+            await self._free.acquire()
+            try:
+                link = await self._reader()
+                tx = PgTx(link.conn, None)
+                try:
+                    yield tx
+                finally:
+                    if tx.busy or self._closed:
+                        self._drop(link)
+                    else:
+                        link.later(f"ROLLBACK; {SNAPSHOT}")
+                        self._idle.append(link)
+            finally:
+                self._free.release()
         finally:
             self._reading.discard(task)
 
@@ -178,8 +217,18 @@ class PostgresDatabase(Database):
         async with self._lock:
             self._owner = task
             try:
-                async with self._writer.acquire() as conn, conn.transaction():
-                    yield PgTx(conn, self._trace)
+                link = await self._begin()
+                tx = PgTx(link.conn, self._trace)
+                try:
+                    yield tx
+                except BaseException:
+                    if tx.busy:
+                        self._drop(link)
+                    else:
+                        link.later("ROLLBACK")
+                    raise
+                link.later("COMMIT")
+                await link.settled()  # durable; a cancelled wait leaves it running (_writing)
             finally:
                 self._owner = None
 
@@ -191,13 +240,22 @@ class PostgresDatabase(Database):
         if self._closed:
             return
         async with self._lock:
+            for _ in range(READERS):
+                await self._free.acquire()
             self._closed = True
-            await asyncio.gather(self._readers.close(), self._writer.close())
+            links = list(self._links)
+            self._links.clear()
+            self._idle.clear()
+            self._writer = None
+            await asyncio.gather(*(link.close() for link in links))
+            for _ in range(READERS):
+                self._free.release()
 
     async def abandon(self, within: float = 5.0) -> None:
         self._closed = True
-        self._readers.terminate()
-        self._writer.terminate()
+        for link in list(self._links):
+            self._drop(link)
+        self._idle.clear()
 
     def _enter(self) -> asyncio.Task[Any] | None:
         task = asyncio.current_task()
@@ -207,61 +265,81 @@ class PostgresDatabase(Database):
             raise ValueError(f"the database {self.name} is closed")
         return task
 
+    async def _reader(self) -> Link:
+        while self._idle:
+            link = self._idle.pop()
+            if await link.usable():
+                return link
+            self._drop(link)
+        conn = await connect(self._url)
+        await conn.execute(SNAPSHOT)
+        return self._keep(conn)
 
-async def _pool(url: str, size: int) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(
-        url, min_size=1, max_size=size, init=_init, timeout=CONNECT_SECONDS
-    )
-    if pool is None:  # pragma: no cover - only without a running loop
-        raise RuntimeError("no pool")
-    return pool
+    async def _writing(self) -> Link:
+        link = self._writer
+        if link is not None and await link.usable():
+            return link
+        if link is not None:
+            self._drop(link)
+        self._writer = self._keep(await connect(self._url))
+        return self._writer
+
+    async def _begin(self) -> Link:
+        """The writer, in a new transaction; a connection found dropped (the server restarted)
+        is replaced once, since nothing of the transaction was sent yet."""
+        link = await self._writing()
+        try:
+            await link.conn.execute("BEGIN")
+        except (asyncpg.PostgresConnectionError, ConnectionError, OSError):
+            self._drop(link)
+            link = await self._writing()
+            await link.conn.execute("BEGIN")
+        return link
+
+    def _keep(self, conn: asyncpg.Connection) -> Link:
+        link = Link(conn)
+        self._links.add(link)
+        if self._closed:
+            self._drop(link)
+            raise ValueError(f"the database {self.name} is closed")
+        return link
+
+    def _drop(self, link: Link) -> None:
+        self._links.discard(link)
+        link.conn.terminate()
+        if link is self._writer:
+            self._writer = None
 
 
-async def _init(conn: asyncpg.Connection) -> None:
-    # SUM() of BIGINT is numeric: read it as an int (a coin is never a fraction).
-    await conn.set_type_codec(
-        "numeric", schema="pg_catalog", encoder=str, decoder=_number, format="text"
-    )
-
-
-def _number(text: str) -> int | Decimal:
-    value = Decimal(text)
-    return int(value) if value == value.to_integral_value() else value
-
-
-async def _migrate(pool: asyncpg.Pool, shown: str, target: int) -> None:
+async def _migrate(conn: asyncpg.Connection, shown: str, target: int) -> None:
     """Apply every migration above the database's version up to ``target``, each in its own
     transaction with the new version, under an advisory lock."""
-    async with pool.acquire() as conn:
+    async with conn.transaction():  # two processes starting at once: one creates it
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         await conn.execute(
             "INSERT INTO schema_version (version) SELECT 0 "
             "WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
         )
-        for version in range(1, target + 1):
-            async with conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-                current = int(await conn.fetchval("SELECT version FROM schema_version"))
-                if current > LATEST:
-                    raise SchemaTooNew(shown, current, LATEST)
-                if current >= version:
-                    continue
-                try:
-                    for sql in statements(version, "postgres"):
-                        await conn.execute(dialect.postgres(sql))
-                except asyncpg.PostgresError as exc:
-                    raise DatabaseError(
-                        shown, f"migration to schema version {version} failed: {exc}"
-                    ) from exc
-                await conn.execute("UPDATE schema_version SET version = $1", version)
-        current = int(await conn.fetchval("SELECT version FROM schema_version"))
-        if current > LATEST:
-            raise SchemaTooNew(shown, current, LATEST)
-
-
-def redact(url: str) -> str:
-    """The URL without its password."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+    for version in range(1, target + 1):
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            current = int(await conn.fetchval("SELECT version FROM schema_version"))
+            if current > LATEST:
+                raise SchemaTooNew(shown, current, LATEST)
+            if current >= version:
+                continue
+            try:
+                for sql in statements(version, "postgres"):
+                    await conn.execute(dialect.postgres(sql))
+            except asyncpg.PostgresError as exc:
+                raise DatabaseError(
+                    shown, f"migration to schema version {version} failed: {exc}"
+                ) from exc
+            await conn.execute("UPDATE schema_version SET version = $1", version)
+    current = int(await conn.fetchval("SELECT version FROM schema_version"))
+    if current > LATEST:
+        raise SchemaTooNew(shown, current, LATEST)
 
 
 def _reason(exc: BaseException) -> str:
