@@ -27,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import asyncpg
 
 from bench.storage import Bench
-from bot.storage.db import Database
+from bot.storage.opening import open_database
 
 
 async def moves_per_second(target: Path | str, streams: int, matches: int, seed: int) -> float:
-    db = await Database.open(target)
+    db = await open_database(target)
     try:
         bench = Bench(db, seed)
         pairs = [await bench.players(2, "cr", f"Stream {n}") for n in range(streams)]

@@ -25,7 +25,7 @@ from pathlib import Path
 from bot.render import books as render
 from bot.rules import pegaz
 from bot.services.books import BooksService
-from bot.storage.db import Database
+from bot.storage.opening import open_database
 
 GUILD = 1
 PLAYERS = 60
@@ -153,11 +153,11 @@ def line(name: str, ms: list[float]) -> str:
 async def main(runs: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "books.db"
-        await (await Database.open(path)).close()
+        await (await open_database(path)).close()
         started = time.perf_counter()
         build(path)
         built = time.perf_counter() - started
-        db = await Database.open(path)
+        db = await open_database(path)
         try:
             books = BooksService(db)
             last = START + EVENINGS * DAY_MS

@@ -21,6 +21,9 @@ and the bot's resident memory per open table (RSS with the tables minus RSS with
 ``--no-spec`` turns off the fake's OpenAPI validation (it costs the fake, not the bot, CPU).
 ``--rate-limits`` turns on Discord's rate limits in the fake (``FakeDiscord.enable_rate_limits``)
 and reports the moves per second sustained and the 429s.
+``--postgres URL`` runs the bot a second time at each table count over a new PostgreSQL
+database on that server (dropped after), and prints the durable moves per second of both
+backends side by side.
 """
 
 from __future__ import annotations
@@ -103,7 +106,9 @@ class Phase:
         return value / self.moves if self.moves else float("nan")
 
 
-async def run_phase(kind: str, tables: int, args: argparse.Namespace, folder: Path) -> Phase:
+async def run_phase(
+    kind: str, tables: int, args: argparse.Namespace, folder: Path, database: str | None = None
+) -> Phase:
     fake = FakeDiscord(spec=None) if args.no_spec else FakeDiscord()
     await fake.start()
     phase = Phase(kind, tables)
@@ -112,7 +117,7 @@ async def run_phase(kind: str, tables: int, args: argparse.Namespace, folder: Pa
             enable = getattr(fake, "enable_rate_limits", None)
             if enable is not None:
                 enable()
-        await drive(fake, phase, args, folder)
+        await drive(fake, phase, args, folder, database)
         counted = getattr(fake, "rate_limit_stats", None)
         if args.rate_limits and counted is not None:
             seen = counted()
@@ -125,7 +130,13 @@ async def run_phase(kind: str, tables: int, args: argparse.Namespace, folder: Pa
     return phase
 
 
-async def drive(fake: FakeDiscord, phase: Phase, args: argparse.Namespace, folder: Path) -> None:
+async def drive(
+    fake: FakeDiscord,
+    phase: Phase,
+    args: argparse.Namespace,
+    folder: Path,
+    database: str | None = None,
+) -> None:
     games = args.games
     gm = fake.add_player("Gamemaster", permissions=MANAGE_GUILD)
     characters: list[tuple[int, str, str]] = []
@@ -155,7 +166,7 @@ async def drive(fake: FakeDiscord, phase: Phase, args: argparse.Namespace, folde
         "api_base": fake.api_base,
         "gateway_url": fake.gateway_url,
         "token": fake.token,
-        "db": str(folder / f"load-{phase.kind}-{phase.tables}.db"),
+        "db": database or str(folder / f"load-{phase.kind}-{phase.tables}.db"),
         "guild": fake.guild.id,
         "gm": gm.id,
         "characters": characters,
@@ -295,6 +306,23 @@ def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
                 print(f"  {phase.kind}: {len(trouble)} problems, e.g. " + "; ".join(trouble[:3]))
 
 
+async def postgres_phase(tables: int, args: argparse.Namespace, folder: Path) -> Phase:
+    from bench.backends import drop_postgres, fresh_postgres
+
+    url = await fresh_postgres(args.postgres)
+    try:
+        return await run_phase("bot", tables, args, folder, database=url)
+    finally:
+        await drop_postgres(args.postgres, url)
+
+
+def _p99(samples: list[float]) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -311,6 +339,7 @@ async def main() -> None:
     parser.add_argument("--restore", type=int, default=10_000, help="open tables; 0 skips")
     parser.add_argument("--runs", type=int, default=3, help="restore runs (median)")
     parser.add_argument("--keep", type=Path, help="keep the databases and the bots' logs here")
+    parser.add_argument("--postgres", help="also run the bot over PostgreSQL (a server's URL)")
     args = parser.parse_args()
     args.games = [g.strip() for g in args.games.split(",") if g.strip()]
     counts = [int(n) for n in args.tables.split(",") if n.strip() and int(n) > 0]
@@ -331,11 +360,20 @@ async def main() -> None:
         for old in folder.glob("load-*.db*"):  # a kept database from an earlier run (its synced
             old.unlink()  # commands would not be synced again into this run's fresh fake)
         pairs = []
+        backends: list[tuple[int, Phase, Phase]] = []
         for tables in counts:
             echo = await run_phase("echo", tables, args, folder)
             bot = await run_phase("bot", tables, args, folder)
             pairs.append((bot, echo))
             print(f"  {tables} tables: {bot.moves} moves by the bot, {echo.moves} by echo")
+            if args.postgres:
+                backends.append((tables, bot, await postgres_phase(tables, args, folder)))
+        for tables, lite, pg in backends:
+            print(
+                f"durable moves/s at {tables} tables: SQLite {ratio(lite.moves, lite.seconds):,.1f}"
+                f", PostgreSQL {ratio(pg.moves, pg.seconds):,.1f} "
+                f"(update p99 {_p99(lite.updates):.0f} ms vs {_p99(pg.updates):.0f} ms)"
+            )
         if pairs:
             report(pairs, args)
         if args.restore:

@@ -125,7 +125,9 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
         token=config["token"],
         state=SimpleNamespace(notify=lambda: None),
     )
-    harness = BotHarness(remote, database=Path(config["db"]), seed=7)  # type: ignore[arg-type]
+    db: str = config["db"]  # a SQLite file, or a PostgreSQL URL (bench/load.py --postgres)
+    database = db if db.startswith("postgres") else Path(db)
+    harness = BotHarness(remote, database=database, seed=7)  # type: ignore[arg-type]
     began = time.perf_counter()
     bot = await harness.start(wait_restore=False)
     elapsed = harness.startup_seconds[-1]

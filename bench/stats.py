@@ -27,6 +27,7 @@ from bot.rules import pazaak, pegaz
 from bot.rules.common import OFFERING, POT
 from bot.services.stats import StatsService
 from bot.storage.db import Database, Tx
+from bot.storage.opening import open_database
 
 GUILD = 1
 GM = 1
@@ -251,7 +252,7 @@ async def main() -> None:
             books.pazaak_match()
     books.everyday(options.movements)
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(Path(folder) / "stats.db")
+        db = await open_database(Path(folder) / "stats.db")
         began = time.perf_counter()
         await fill(db, books)
         filled = time.perf_counter() - began

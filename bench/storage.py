@@ -34,6 +34,7 @@ from bot.services.outcomes import TableOutcome
 from bot.services.snapshots import codec_for
 from bot.storage import ledger, tables
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 
 GUILD = 1
 GM = 1
@@ -156,7 +157,7 @@ def pegaz_choice(rng: random.Random, actions: list[Any]) -> Any:
 
 async def actions_per_second(folder: Path, games: int, seed: int) -> tuple[float, float, int]:
     """(pazaak actions/s, pegaz actions/s, ledger movements written)."""
-    db = await Database.open(folder / f"rate{seed}.db")
+    db = await open_database(folder / f"rate{seed}.db")
     bench = Bench(db, seed)
     a, b = await bench.players(2, "cr", "Pazaak")
     for _ in range(games):
@@ -177,7 +178,7 @@ async def reads_during_writes(
     folder: Path, seed: int, seconds: float, streams: int, every: float
 ) -> dict[str, Any]:
     """Read latencies beside ``streams`` tables playing Pazaak (see bench/storage_reads.py)."""
-    db = await Database.open(folder / f"mixed{seed}.db")
+    db = await open_database(folder / f"mixed{seed}.db")
     bench = Bench(db, seed)
     pairs = [await bench.players(2, "cr", f"Mixed {n}") for n in range(streams)]
     found = await storage_reads.measure(bench, pairs, seconds, every)
@@ -189,7 +190,7 @@ async def size_per_game(folder: Path, games: int) -> tuple[float, float]:
     sizes = []
     for game in ("pazaak", "pegaz"):
         path = folder / f"size-{game}.db"
-        db = await Database.open(path)
+        db = await open_database(path)
         bench = Bench(db, 99)
         ids = await bench.players(4, "cr" if game == "pazaak" else "wh", game)
         empty = await file_size(db)
@@ -216,7 +217,7 @@ async def fill_open_tables(path: Path, count: int) -> None:
     """Write ``count`` half-played tables (half Pazaak, up to 60 actions in; half Pegasus, up to
     30) straight through the repositories in big transactions, as the service would have: the
     rules make the events, one version per action, a snapshot of the last state."""
-    db = await Database.open(path)
+    db = await open_database(path)
     bench = Bench(db, 5)
     pz = await bench.players(16, "cr", "Pz")
     pg = await bench.players(4, "wh", "Pg")
@@ -310,7 +311,7 @@ async def restore_time(folder: Path, count: int, runs: int) -> dict[str, Any]:
     restored = 0
     for _ in range(runs):
         start = time.perf_counter()
-        db = await Database.open(path)
+        db = await open_database(path)
         figures["open"].append(time.perf_counter() - start)
         for mode in ("snapshots", "replay"):
             start = time.perf_counter()

@@ -1,4 +1,8 @@
-"""``python -m bot [--config PATH]``: read the settings, build the bot, run it until stopped."""
+"""``python -m bot [--config PATH]``: read the settings, build the bot, run it until stopped.
+
+``python -m bot migrate-db --from FILE --to URL``: copy a SQLite database into an empty
+PostgreSQL one (:mod:`bot.storage.copy`), then exit.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import discord
 from bot.app import SzulerniaBot
 from bot.config import TOKEN_ENV, ConfigError, Settings, load_settings
 from bot.endpoints import use_endpoints
-from bot.storage.errors import DatabaseError
+from bot.storage.errors import DatabaseError, StorageError
 
 log = logging.getLogger("bot")
 
@@ -26,10 +30,14 @@ NO_TOKEN = (
 )
 
 
+MIGRATE_DB = "migrate-db"
+
+
 def _parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Run Szulernia: read the settings, connect to Discord, play until stopped.",
+        epilog=f"To copy a SQLite database into PostgreSQL: python -m bot {MIGRATE_DB} --help",
     )
     parser.add_argument(
         "--config",
@@ -76,8 +84,50 @@ async def _run(settings: Settings, token: str) -> int:
     return 0
 
 
+def _migrate_db(argv: list[str]) -> int:
+    """``migrate-db``: 0 when the copy is done and verified, 1 (one line why) when it is not."""
+    from bot.storage.copy import CHUNK, migrate_database  # only this command needs it
+
+    parser = argparse.ArgumentParser(
+        prog=f"python -m bot {MIGRATE_DB}",
+        description=(
+            "Copy a SQLite database (brought up to the latest schema first) into an empty "
+            "PostgreSQL database, in one transaction, ids kept; the ledger audit and the row "
+            "counts are checked on both sides. Stop the bot first."
+        ),
+    )
+    parser.add_argument("--from", dest="source", required=True, metavar="FILE",
+                        help="the bot's SQLite file (e.g. szulernia.db)")  # fmt: skip
+    parser.add_argument("--to", dest="target", required=True, metavar="URL",
+                        help="an empty PostgreSQL database: postgresql://user@host/name "
+                        "(the password may come from PGPASSWORD instead of the URL)")  # fmt: skip
+    parser.add_argument("--chunk", type=int, default=CHUNK, metavar="ROWS",
+                        help=f"rows read and written at a time (default {CHUNK})")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.chunk < 1:
+        parser.error("--chunk takes a whole number of rows, at least 1")
+    try:
+        asyncio.run(migrate_database(args.source, args.target, say=_say, chunk=args.chunk))
+    except StorageError as exc:
+        print(f"{MIGRATE_DB}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            f"{MIGRATE_DB}: interrupted (a copy not yet committed is rolled back)", file=sys.stderr
+        )
+        return 130
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parse_args(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == [MIGRATE_DB]:
+        return _migrate_db(given[1:])
+    args = _parse_args(given)
     try:
         settings = load_settings(args.config)
     except ConfigError as exc:

@@ -32,6 +32,7 @@ from bot.services.side_bets import SideBetService
 from bot.services.stats import StatsService
 from bot.services.surfaces import SurfaceService
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 from bot.timers import TurnTimers
 from cogs import gate
 from cogs.kit.emojis import AppEmojis
@@ -261,7 +262,7 @@ class SzulerniaBot(commands.Bot):
         return None if guild is None else str(guild.preferred_locale)
 
     async def setup_hook(self) -> None:
-        self._db = await Database.open(self.settings.database.path)
+        self._db = await open_database(self.settings.database.path)
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         self._services.guilds.use_locales(self._guild_locale)
         await self.tree.set_translator(Translator())

@@ -17,8 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from bot.storage.db import Database
 from bot.storage.migrations import LATEST
+from bot.storage.opening import open_database
 
 ENV = "SZULERNIA_TEST_POSTGRES"
 URL = os.environ.get(ENV) or None
@@ -53,7 +53,7 @@ async def _template() -> str:
         await conn.execute(f'CREATE DATABASE "{_TEMPLATE}"')
     finally:
         await conn.close()
-    db = await Database.open(database_url(_TEMPLATE))
+    db = await open_database(database_url(_TEMPLATE))
     await db.close()
     _made.add(_TEMPLATE)
     return _TEMPLATE

@@ -34,12 +34,8 @@ Params = Sequence[object]
 READERS = 4
 """Read connections at most, per process: the machine has few cores, and reads are short."""
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_postgres(target: Path | str) -> bool:
-    """Whether ``target`` names a PostgreSQL server (a URL) rather than a SQLite file."""
-    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+LOCK_STATS = 1
+"""A character's stats totals (``bot.storage.stats``): read, added to, written back."""
 
 
 class Tx(abc.ABC):
@@ -77,6 +73,12 @@ class Tx(abc.ABC):
         """A block whose failure leaves the transaction usable (see the module docstring)."""
         return _nothing()
 
+    async def lock(self, topic: int, keys: Iterable[int]) -> None:  # noqa: B027 - see below
+        """Hold ``keys`` (of ``topic``: :data:`LOCK_STATS`) until the transaction ends, against
+        other processes' transactions doing the same: for a read-modify-write that the
+        repositories do in Python. SQLite needs nothing: its writer is one at a time, across
+        processes too (``BEGIN IMMEDIATE`` takes the file's write lock)."""
+
 
 @asynccontextmanager
 async def _nothing() -> AsyncIterator[None]:
@@ -84,25 +86,12 @@ async def _nothing() -> AsyncIterator[None]:
 
 
 class Database(abc.ABC):
-    """The bot's database. :meth:`open` picks the backend from what it is given."""
-
-    @staticmethod
-    async def open(target: Path | str, *, upgrade_to: int | None = None) -> Database:
-        """Open (or create) the database and bring its schema up to ``upgrade_to`` (the latest
-        by default). ``target``: a ``postgresql://`` URL, or the path of a SQLite file."""
-        given = {} if upgrade_to is None else {"upgrade_to": upgrade_to}
-        if is_postgres(target):
-            from bot.storage.postgres import PostgresDatabase
-
-            return await PostgresDatabase.connect(str(target), **given)
-        from bot.storage.sqlite import SqliteDatabase
-
-        return await SqliteDatabase.connect(Path(target), **given)
+    """The bot's database, opened by :func:`bot.storage.opening.open_database`."""
 
     @property
     @abc.abstractmethod
     def target(self) -> Path | str:
-        """What :meth:`open` was given: open it again to reach the same data."""
+        """What ``open_database`` was given: open it again to reach the same data."""
 
     @property
     @abc.abstractmethod

@@ -55,6 +55,14 @@ def postgres(sql: str) -> str:
     return "".join(out)
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: object) -> bool:
+    """Whether ``target`` names a PostgreSQL server (a URL) rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
 def redact(url: str) -> str:
     """A database URL without its password (for messages and logs)."""
     return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)

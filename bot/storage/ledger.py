@@ -76,8 +76,16 @@ async def purse_accounts(
                         "VALUES ('purse', ?, ?, ?)",
                         (guild_id, currency, character_id),
                     )
-            except ConstraintViolated as exc:  # the foreign key: no such character
-                raise UnknownCharacterRow(character_id) from exc
+            except ConstraintViolated as exc:
+                if exc.kind != "unique":  # the foreign key: no such character
+                    raise UnknownCharacterRow(character_id) from exc
+                found[character_id] = int(  # another process opened it meanwhile (PostgreSQL)
+                    await tx.fetchval(
+                        "SELECT id FROM accounts WHERE kind = 'purse' AND character_id = ? "
+                        "AND currency = ?",
+                        (character_id, currency),
+                    )
+                )
     return found
 
 
@@ -102,9 +110,20 @@ async def guild_account(tx: Tx, guild_id: int, kind: GuildAccountKind, currency:
     )
     if found is not None:
         return int(found)
-    return await tx.insert(
-        "INSERT INTO accounts (kind, guild_id, currency) VALUES (?, ?, ?)",
-        (kind, guild_id, currency),
+    try:
+        async with tx.savepoint():
+            return await tx.insert(
+                "INSERT INTO accounts (kind, guild_id, currency) VALUES (?, ?, ?)",
+                (kind, guild_id, currency),
+            )
+    except ConstraintViolated as exc:  # another process made it meanwhile (PostgreSQL)
+        if exc.kind != "unique":
+            raise
+    return int(
+        await tx.fetchval(
+            "SELECT id FROM accounts WHERE guild_id = ? AND kind = ? AND currency = ?",
+            (guild_id, kind, currency),
+        )
     )
 
 

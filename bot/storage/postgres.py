@@ -110,6 +110,12 @@ class PgTx(Tx):
         self.busy = False
         return result
 
+    async def lock(self, topic: int, keys: Iterable[int]) -> None:
+        for key in sorted(set(keys)):  # one order everywhere: two holders never wait in a ring
+            await self._run(
+                self._conn.execute, "SELECT pg_advisory_xact_lock(?, ?)", (topic, key % 2**31)
+            )
+
     def savepoint(self) -> AbstractAsyncContextManager[None]:
         return self._savepoint()
 
@@ -167,7 +173,7 @@ class PostgresDatabase(Database):
         shown = redact(url)
         try:
             conn = await connect(url)
-        except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+        except (TimeoutError, OSError, ValueError, OverflowError, asyncpg.PostgresError) as exc:
             raise DatabaseUnreadable(shown, _reason(exc)) from exc
         db = cls(url)
         try:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass, fields, replace
 from typing import Literal
 
-from bot.storage.db import Row, Tx
+from bot.storage.db import LOCK_STATS, Row, Tx
 
 Outcome = Literal["won", "lost", "drawn"]
 Board = Literal["net", "pots", "pazaak"]
@@ -158,6 +158,7 @@ async def record(tx: Tx, results: Sequence[Result]) -> None:
     head. A table recorded before is left as it is (nothing is counted twice)."""
     if not results:
         return
+    await tx.lock(LOCK_STATS, (r.character_id for r in results))
     table_ids = {r.table_id for r in results}
     marks = ",".join("?" * len(table_ids))
     if await tx.fetchval(
@@ -198,6 +199,7 @@ async def refresh_characters(tx: Tx, character_ids: Iterable[int]) -> None:
     wanted = tuple(sorted(set(character_ids)))
     if not wanted:
         return
+    await tx.lock(LOCK_STATS, wanted)
     marks = ",".join("?" * len(wanted))
     await tx.execute(f"DELETE FROM stats WHERE character_id IN ({marks})", wanted)
     await tx.execute(

@@ -17,6 +17,7 @@ from typing import Any
 from bot.rules import pazaak, pegaz
 from bot.services import TableService
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 from tests.e2e.pazaak_support import Table, seat_two, settle
 from tests.e2e.pegaz_kit import Player, Tavern
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage, InteractionHandle
@@ -178,7 +179,7 @@ async def test_a_stale_cache_refuses_the_click_and_heals_the_table(
     state: pazaak.PazaakState = cached.state
     player = state.current_player
     assert player is not None
-    other_db = await Database.open(harness.bot.db.path)
+    other_db = await open_database(harness.bot.db.path)
     try:
         other = TableService(other_db)
         owner = next(c.owner_id for c in table.characters.values() if c.id == player)

@@ -13,6 +13,7 @@ import pytest
 from bot.services import CharacterService, GuildService, PurseService, TableService
 from bot.services.games import GameSpec, Timer, default_games
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 from bot.storage.tables import Status
 from tests import pg
 from tests.services import dice_game
@@ -89,7 +90,7 @@ def seeded() -> Callable[[], random.Random]:
 
 
 async def make_world(path: Path | str, clock: FakeClock, games: dict[str, GameSpec]) -> World:
-    db = await Database.open(path)
+    db = await open_database(path)
     return World(
         path=path,
         db=db,

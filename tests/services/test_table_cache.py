@@ -17,6 +17,7 @@ from bot.services.errors import StaleAction
 from bot.services.table_rosters import Member, Rosters
 from bot.storage import tables
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 from tests.services import dice_game
 from tests.services.conftest import ALICE_USER, BOB_USER, GM, GUILD, World
 from tests.services.test_tables import seat_two
@@ -122,7 +123,7 @@ async def test_another_process_moving_the_table_makes_the_step_stale(world: Worl
     """The cache says version 3; another process took version 4. The step is refused inside
     its transaction (nothing written), and the cache forgets the table."""
     table_id, alice, _ = await seat_two(world)
-    other_db = await Database.open(world.path)
+    other_db = await open_database(world.path)
     try:
         other = TableService(other_db, games=world.tables_games, clock=world.clock)
         await other.act(

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage import ledger
-from bot.storage.db import Database
 from bot.storage.errors import ConstraintViolated, DatabaseError
 from bot.storage.migrations import LATEST
+from bot.storage.opening import open_database
 
 V7_DATA = [
     "INSERT INTO guilds (guild_id) VALUES (10)",
@@ -38,7 +38,7 @@ V7_DATA = [
 
 async def v7_file(tmp_path: Path) -> Path:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path, upgrade_to=7)
+    db = await open_database(path, upgrade_to=7)
     async with db.transaction() as tx:
         for statement in V7_DATA:
             await tx.execute(statement)
@@ -48,7 +48,7 @@ async def v7_file(tmp_path: Path) -> Path:
 
 async def test_the_books_survive_the_rebuild(tmp_path: Path) -> None:
     path = await v7_file(tmp_path)
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST >= 8
         async with db.read() as tx:
@@ -114,8 +114,8 @@ async def test_a_file_with_broken_keys_is_refused_and_stays_at_7(tmp_path: Path)
     raw.commit()
     raw.close()
     with pytest.raises(DatabaseError, match="migration 8 broke foreign keys"):
-        await Database.open(path)
-    db = await Database.open(path, upgrade_to=7)
+        await open_database(path)
+    db = await open_database(path, upgrade_to=7)
     try:
         assert await db.schema_version() == 7
         async with db.read() as tx:

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.db import Database
 from bot.storage.errors import DatabaseError, DatabaseUnreadable, SchemaTooNew
 from bot.storage.migrations import LATEST
+from bot.storage.opening import open_database
 
 
 async def test_a_new_file_gets_the_latest_schema_and_the_pragmas(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "szulernia.db")
+    db = await open_database(tmp_path / "szulernia.db")
     try:
         assert await db.schema_version() == LATEST
         async with db.read() as tx:
@@ -28,14 +28,14 @@ async def test_a_new_file_gets_the_latest_schema_and_the_pragmas(tmp_path: Path)
 
 async def test_reopening_is_a_no_op(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    await (await Database.open(path)).close()
-    db = await Database.open(path)
+    await (await open_database(path)).close()
+    db = await open_database(path)
     assert await db.schema_version() == LATEST
     await db.close()
 
 
 async def test_a_failed_transaction_rolls_back_and_leaves_others_alone(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "szulernia.db")
+    db = await open_database(tmp_path / "szulernia.db")
 
     async def failing() -> None:
         async with db.transaction() as tx:
@@ -56,7 +56,7 @@ async def test_a_failed_transaction_rolls_back_and_leaves_others_alone(tmp_path:
 
 
 async def test_a_cancelled_transaction_rolls_back(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "szulernia.db")
+    db = await open_database(tmp_path / "szulernia.db")
     entered = asyncio.Event()
 
     async def slow() -> None:
@@ -76,7 +76,7 @@ async def test_a_cancelled_transaction_rolls_back(tmp_path: Path) -> None:
 
 
 async def test_nesting_in_one_task_is_refused_instead_of_deadlocking(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "szulernia.db")
+    db = await open_database(tmp_path / "szulernia.db")
     async with db.transaction():
         with pytest.raises(RuntimeError, match="nested"):
             async with db.read():
@@ -89,7 +89,7 @@ async def test_random_bytes_are_refused_with_the_file_named(tmp_path: Path) -> N
     junk = os.urandom(8192)
     path.write_bytes(junk)
     with pytest.raises(DatabaseUnreadable) as caught:
-        await Database.open(path)
+        await open_database(path)
     message = str(caught.value)
     assert message.startswith("szulernia.db is not a readable SQLite database: ")
     assert str(path) in message
@@ -100,37 +100,37 @@ async def test_a_text_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
     path.write_text("token = 'not a database'\n" * 100)
     with pytest.raises(DatabaseUnreadable, match=r"szulernia\.db is not a readable SQLite"):
-        await Database.open(path)
+        await open_database(path)
 
 
 async def test_a_directory_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
     path.mkdir()
     with pytest.raises(DatabaseUnreadable, match="it is a directory"):
-        await Database.open(path)
+        await open_database(path)
     assert path.is_dir()
 
 
 async def test_a_missing_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DatabaseError, match="does not exist"):
-        await Database.open(tmp_path / "nowhere" / "szulernia.db")
+        await open_database(tmp_path / "nowhere" / "szulernia.db")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")
 async def test_a_file_without_permission_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
     path.chmod(0)
     try:
         with pytest.raises(DatabaseUnreadable, match="permission denied"):
-            await Database.open(path)
+            await open_database(path)
     finally:
         path.chmod(0o600)
 
 
 async def test_a_damaged_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.transaction() as tx:
         await tx.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -146,7 +146,7 @@ async def test_a_damaged_database_is_refused(tmp_path: Path) -> None:
     data[2 * page : len(data)] = os.urandom(len(data) - 2 * page)  # keep the header, ruin the rest
     path.write_bytes(bytes(data))
     with pytest.raises(DatabaseUnreadable, match=r"szulernia\.db is not a readable SQLite"):
-        await Database.open(path)
+        await open_database(path)
 
 
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -155,6 +155,6 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         raw.execute(f"PRAGMA user_version = {LATEST + 5}")
     raw.close()
     with pytest.raises(SchemaTooNew) as caught:
-        await Database.open(path)
+        await open_database(path)
     assert (caught.value.found, caught.value.known) == (LATEST + 5, LATEST)
     assert "szulernia.db" in str(caught.value)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 from bot.storage.sqlite import SqliteDatabase
 
 # Generous: only a read stuck behind the writer (which never commits until told) reaches it.
@@ -156,7 +157,7 @@ async def test_a_cancelled_read_gives_its_reader_back(tmp_path: Path) -> None:
 
 async def test_close_waits_for_reads_then_frees_the_file(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     inside, finish = asyncio.Event(), asyncio.Event()
 
     async def slow_read() -> int:
@@ -184,7 +185,7 @@ async def test_abandon_frees_the_file_from_killed_tasks(tmp_path: Path) -> None:
     """What the e2e harness does after killing a bot: its tasks still hold a read and an open
     transaction; abandoning closes everything, the write rolls back, the file is free."""
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'committed')")
     write = OpenWrite(db)
@@ -207,7 +208,7 @@ async def test_abandon_frees_the_file_from_killed_tasks(tmp_path: Path) -> None:
         task.cancel()
         with pytest.raises((asyncio.CancelledError, ValueError)):
             await task
-    again = await Database.open(path)
+    again = await open_database(path)
     assert await value(again) == "committed"  # the open write never happened
     await again.close()
 
@@ -232,7 +233,7 @@ async def test_close_folds_the_wal_into_the_file_every_time(tmp_path: Path) -> N
     make both skip that, and the file would stay split in two."""
     for n in range(20):
         path = tmp_path / f"szulernia{n}.db"
-        db = await Database.open(path)
+        db = await open_database(path)
         async with db.transaction() as tx:
             await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
         await asyncio.gather(*(value(db) for _ in range(8)))  # every reader opened and used

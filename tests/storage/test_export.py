@@ -23,6 +23,7 @@ from bot.rules.money import CURRENCIES, format_amount
 from bot.services.books import BooksService
 from bot.storage import books
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 
 GUILD = 10
 OTHER = 11
@@ -125,9 +126,9 @@ def build(path: Path, rows: int, seed: int = 5) -> dict[int, dict[str, int]]:
 @pytest.fixture
 async def big(tmp_path: Path) -> AsyncIterator[tuple[Database, dict[int, dict[str, int]], int]]:
     path = tmp_path / "big.db"
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
     held = build(path, ROWS)  # and 1 in 97 more for the other guild
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.read() as tx:
         ours = int(
             await tx.fetchval(
@@ -206,7 +207,7 @@ async def test_the_whole_guild_streams_to_the_coin(
 
 
 async def test_an_empty_ledger_exports_empty_files(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "empty.db")
+    db = await open_database(tmp_path / "empty.db")
     try:
         out = render.ExportFiles("en")
         assert await BooksService(db).export(GUILD, out) == 0

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage.db import Database
+from bot.storage.opening import open_database
 
 PATIENCE = 10.0
 
@@ -27,7 +28,7 @@ class Boom(Exception):
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    db = await Database.open(tmp_path / "szulernia.db")
+    db = await open_database(tmp_path / "szulernia.db")
     yield db
     await db.close()
 
@@ -128,7 +129,7 @@ async def test_a_write_lock_held_elsewhere_is_waited_for_off_the_event_loop(
 
 
 async def scenario(path: Path, plan: list[tuple[bool, bool]]) -> None:
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         tasks = [
             asyncio.create_task(write(db, f"r{n}", fail=fail, pause=0 if pause else None))

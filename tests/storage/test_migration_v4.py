@@ -12,6 +12,7 @@ from bot.services.guilds import GuildService, language_of_locale
 from bot.services.names import LookAlikeName
 from bot.storage.db import Database
 from bot.storage.migrations import LATEST
+from bot.storage.opening import open_database
 
 CYRILLIC_BOB = "\u0412\u043eb Smith"
 V3_DATA = [
@@ -27,12 +28,12 @@ V3_DATA = [
 @pytest.fixture
 async def upgraded(tmp_path: Path) -> Database:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path, upgrade_to=3)
+    db = await open_database(path, upgrade_to=3)
     async with db.transaction() as tx:
         for statement in V3_DATA:
             await tx.execute(statement)
     await db.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     assert await db.schema_version() == LATEST >= 4
     return db
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage import migrations
-from bot.storage.db import Database
 from bot.storage.errors import DatabaseError
 from bot.storage.migrations import LATEST
+from bot.storage.opening import open_database
 
 
 def schema(path: Path) -> list[tuple[str, str]]:
@@ -52,7 +52,7 @@ V1_DATA = [
 
 async def test_a_fresh_file_goes_through_every_migration(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
     assert version(path) == LATEST
     names = {name for name, _ in schema(path)}
     assert {"characters", "accounts", "movements", "ledger_entries", "tables", "meta"} <= names
@@ -63,18 +63,18 @@ async def test_upgrading_from_every_earlier_version_gives_the_latest_schema(
     tmp_path: Path, start: int
 ) -> None:
     fresh = tmp_path / "fresh.db"
-    await (await Database.open(fresh)).close()
+    await (await open_database(fresh)).close()
     old = tmp_path / "old.db"
-    await (await Database.open(old, upgrade_to=start)).close()
+    await (await open_database(old, upgrade_to=start)).close()
     assert version(old) == start
-    await (await Database.open(old)).close()
+    await (await open_database(old)).close()
     assert version(old) == LATEST
     assert schema(old) == schema(fresh)
 
 
 async def test_a_version_1_file_with_data_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path, upgrade_to=1)
+    db = await open_database(path, upgrade_to=1)
     async with db.transaction() as tx:
         for statement in V1_DATA:
             await tx.execute(statement)
@@ -82,7 +82,7 @@ async def test_a_version_1_file_with_data_is_upgraded_in_place(tmp_path: Path) -
     assert version(path) == 1
     assert "meta" not in {name for name, _ in schema(path)}
 
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST
         async with db.read() as tx:
@@ -116,7 +116,7 @@ async def test_version_3_keeps_what_was_published_and_moves_the_hand_messages(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path, upgrade_to=2)
+    db = await open_database(path, upgrade_to=2)
     async with db.transaction() as tx:
         for statement in V1_DATA:
             await tx.execute(statement)
@@ -131,7 +131,7 @@ async def test_version_3_keeps_what_was_published_and_moves_the_hand_messages(
         )
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.read() as tx:
             # A live table's message is redrawn once; nothing it already announced is posted again.
@@ -149,7 +149,7 @@ async def test_a_failing_migration_leaves_the_file_at_its_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "szulernia.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('keep', 'me')")
     await db.close()
@@ -160,10 +160,10 @@ async def test_a_failing_migration_leaves_the_file_at_its_version(
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, broken))
     monkeypatch.setattr(migrations, "LATEST", LATEST + 1)
     with pytest.raises(DatabaseError, match=f"migration to schema version {LATEST + 1} failed"):
-        await Database.open(path, upgrade_to=LATEST + 1)
+        await open_database(path, upgrade_to=LATEST + 1)
     assert version(path) == LATEST
     assert "half_done" not in {name for name, _ in schema(path)}
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.read() as tx:
         assert await tx.fetchval("SELECT value FROM meta WHERE key = 'keep'") == "me"
     await db.close()

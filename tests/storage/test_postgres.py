@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 from bot.services import CharacterService, PurseService
 from bot.services.errors import PurseTooLow
 from bot.storage import dialect
-from bot.storage.db import Database, is_postgres
-from bot.storage.dialect import redact
+from bot.storage.db import LOCK_STATS, Database
+from bot.storage.dialect import is_postgres, redact
 from bot.storage.errors import ConstraintViolated, DatabaseUnreadable, SchemaTooNew
 from bot.storage.migrations import LATEST
+from bot.storage.opening import open_database
 from tests import pg
 
 # --- the spelling -------------------------------------------------------------------------------
@@ -75,7 +76,7 @@ def test_a_url_names_postgresql_and_its_password_is_never_shown() -> None:
 @pg.needs_server
 async def test_a_new_database_gets_every_migration_once_even_from_two_processes() -> None:
     async with pg.scratch(migrated=False) as url:
-        first, second = await asyncio.gather(Database.open(url), Database.open(url))
+        first, second = await asyncio.gather(open_database(url), open_database(url))
         try:
             assert await first.schema_version() == LATEST == await second.schema_version()
             async with first.read() as tx:
@@ -98,19 +99,19 @@ async def test_a_newer_schema_is_refused() -> None:
         await conn.execute("UPDATE schema_version SET version = $1", LATEST + 1)
         await conn.close()
         with pytest.raises(SchemaTooNew, match="newer than this bot knows"):
-            await Database.open(url)
+            await open_database(url)
 
 
 async def test_an_unreachable_server_is_named_without_its_password() -> None:
     with pytest.raises(DatabaseUnreadable) as caught:
-        await Database.open("postgresql://bob:s3cret@127.0.0.1:1/szulernia")
+        await open_database("postgresql://bob:s3cret@127.0.0.1:1/szulernia")
     assert "s3cret" not in str(caught.value) and "bob:***@127.0.0.1:1" in str(caught.value)
 
 
 @pg.needs_server
 async def test_a_broken_constraint_spoils_nothing_inside_a_savepoint() -> None:
     async with pg.scratch() as url:
-        db = await Database.open(url)
+        db = await open_database(url)
         try:
             async with db.transaction() as tx:
                 await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
@@ -138,7 +139,7 @@ async def test_a_broken_constraint_spoils_nothing_inside_a_savepoint() -> None:
 @pg.needs_server
 async def test_a_read_sees_one_snapshot_and_never_waits_for_the_writer() -> None:
     async with pg.scratch() as url:
-        db = await Database.open(url)
+        db = await open_database(url)
         try:
             async with db.transaction() as tx:
                 await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'old')")
@@ -168,7 +169,7 @@ async def test_a_read_sees_one_snapshot_and_never_waits_for_the_writer() -> None
 @pg.needs_server
 async def test_nesting_in_one_task_is_refused() -> None:
     async with pg.scratch() as url:
-        db = await Database.open(url)
+        db = await open_database(url)
         try:
             async with db.transaction():
                 with pytest.raises(RuntimeError, match="nested"):
@@ -183,7 +184,7 @@ async def test_two_processes_spending_one_purse_never_spend_a_coin_twice() -> No
     """Two Database objects (two pools: what two bot processes hold) take from one purse at
     once, 100 takes each, more than it holds: it ends at exactly zero, never below."""
     async with pg.scratch() as url:
-        one, two = await Database.open(url), await Database.open(url)
+        one, two = await open_database(url), await open_database(url)
         try:
             hero = await CharacterService(one).create(1000, "Hero", owner_id=5)
             await PurseService(one).grant(hero.id, "wh", 150, actor_id=1)
@@ -210,7 +211,7 @@ async def test_two_processes_spending_one_purse_never_spend_a_coin_twice() -> No
 @pg.needs_server
 async def test_a_cancelled_transaction_or_read_rolls_back_and_the_next_one_works() -> None:
     async with pg.scratch() as url:
-        db = await Database.open(url)
+        db = await open_database(url)
         try:
             started = asyncio.Event()
 
@@ -242,7 +243,7 @@ async def test_a_cancelled_transaction_or_read_rolls_back_and_the_next_one_works
 @pg.needs_server
 async def test_connections_the_server_dropped_are_opened_again() -> None:
     async with pg.scratch() as url:
-        db = await Database.open(url)
+        db = await open_database(url)
         try:
             async with db.transaction() as tx:
                 await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
@@ -265,3 +266,41 @@ async def test_connections_the_server_dropped_are_opened_again() -> None:
                 assert await tx.fetchval("SELECT value FROM meta WHERE key = 'k'") == "w"
         finally:
             await db.close()
+
+
+@pg.needs_server
+async def test_a_lock_holds_another_process_until_the_holder_commits() -> None:
+    async with pg.scratch() as url:
+        one, two = await open_database(url), await open_database(url)
+        order: list[str] = []
+        try:
+            held = asyncio.Event()
+
+            async def first() -> None:
+                async with one.transaction() as tx:
+                    await tx.lock(LOCK_STATS, [7, 3])
+                    held.set()
+                    await asyncio.sleep(0.3)
+                    order.append("first done")
+
+            async def second() -> None:
+                await held.wait()
+                async with two.transaction() as tx:
+                    await tx.lock(LOCK_STATS, [3])
+                    order.append("second has it")
+
+            await asyncio.gather(first(), second())
+            assert order == ["first done", "second has it"]
+        finally:
+            await one.close()
+            await two.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://bob:s3cret@localhost:abc/db", "postgresql://bob:s3cret@localhost:99999/db"],
+)
+async def test_a_malformed_url_is_one_clear_error(url: str) -> None:
+    with pytest.raises(DatabaseUnreadable) as caught:
+        await open_database(url)
+    assert "s3cret" not in str(caught.value) and "bob:***@localhost" in str(caught.value)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage import stats
 from bot.storage.db import Database, Tx
+from bot.storage.opening import open_database
 from bot.storage.stats import Outcome, Result
 
 GUILD = 5
@@ -17,7 +18,7 @@ GUILD = 5
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "stats.db")
+    database = await open_database(tmp_path / "stats.db")
     async with database.transaction() as tx:
         for character_id, name in ((1, "Anna"), (2, "Bruno"), (3, "Cyra")):
             await tx.execute(

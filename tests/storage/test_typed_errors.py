@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from bot.storage import ledger, tables
-from bot.storage.db import Database
 from bot.storage.errors import UnknownCharacterRow
+from bot.storage.opening import open_database
 
 GUILD = 5
 
 
 async def test_a_purse_or_a_seat_for_a_missing_character_is_refused(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "szulernia.db")
+    db = await open_database(tmp_path / "szulernia.db")
     try:
         with pytest.raises(UnknownCharacterRow) as purse:
             async with db.transaction() as tx:
