@@ -1,6 +1,10 @@
 """The Bot: settings and services are injected; setup_hook opens the database, wires the cogs,
 restores open tables, starts the turn timers and syncs commands. A clean stop lets the work in
-flight finish (:class:`InFlight`)."""
+flight finish (:class:`InFlight`).
+
+The bot is an ``AutoShardedBot``: ``[bot] shard_count`` and ``shard_ids`` choose the shards this
+process runs (none given: as many as Discord recommends, all here), and the services restore,
+redraw, time and play only the tables of those shards' guilds (``bot.shards``)."""
 
 from __future__ import annotations
 
@@ -53,6 +57,7 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = (
 )
 COMMANDS_HASH_KEY = "commands_hash"
 SHUTDOWN_GRACE = 10.0
+IDENTIFY_SPACING = 5.0
 DRAIN_SECONDS = 0.05
 
 RngFactory = Callable[[], random.Random]
@@ -133,7 +138,13 @@ class Services:
         cls, db: Database, settings: Settings, rng_factory: RngFactory, clock: Clock
     ) -> Services:
         surfaces = SurfaceService(db)
-        tables = TableService(db, rng_factory=rng_factory, clock=clock, surfaces=surfaces)
+        tables = TableService(
+            db,
+            rng_factory=rng_factory,
+            clock=clock,
+            surfaces=surfaces,
+            ownership=settings.bot.ownership(),
+        )
         npcs = NpcService(db)
         return cls(
             characters=CharacterService(db, clock=clock),
@@ -189,13 +200,14 @@ class SzulerniaTree(app_commands.CommandTree["SzulerniaBot"]):
         await report(interaction, error)
 
 
-class SzulerniaBot(commands.Bot):
+class SzulerniaBot(commands.AutoShardedBot):
     """Szulernia's Discord client.
 
     ``rng_factory`` makes the random source for cards and dice: ``random.SystemRandom`` in
     production so that no player can predict the next card; tests inject a seeded
     ``random.Random`` instead. ``clock`` (Unix milliseconds) and ``sleeper`` (how the turn
     timers, the challenge sweep and the publisher's retries wait) are injectable for timer tests.
+    ``identify_spacing``: seconds between two shards' IDENTIFYs (Discord asks 5; a fake less).
     """
 
     def __init__(
@@ -207,6 +219,7 @@ class SzulerniaBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         clock: Clock = wall_clock,
         sleeper: Sleeper = wall_sleeper,
+        identify_spacing: float = IDENTIFY_SPACING,
     ) -> None:
         # Szulernia never joins voice: don't warn about voice libraries at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -219,8 +232,13 @@ class SzulerniaBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
             tree_cls=SzulerniaTree,
+            shard_count=settings.bot.shard_count,
+            shard_ids=settings.bot.shard_ids,  # type: ignore[arg-type]  # None: all (its default)
         )
         self.settings = settings
+        self.ownership = settings.bot.ownership()
+        """The guilds whose tables this process restores, times and plays (``bot.shards``)."""
+        self.identify_spacing = identify_spacing
         self.rng_factory = rng_factory
         self.clock = clock
         self.dm_channels: dict[int, int] = {}
@@ -256,13 +274,18 @@ class SzulerniaBot(commands.Bot):
             raise RuntimeError("the turn timers are built in setup_hook")
         return self._timers
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Space the shards' IDENTIFYs as Discord asks (discord.py's own wait, made settable)."""
+        if not initial:
+            await asyncio.sleep(self.identify_spacing)
+
     def _guild_locale(self, guild_id: int) -> str | None:
         """The server's own locale, as Discord last told it (GUILD_CREATE, GUILD_UPDATE)."""
         guild = self.get_guild(guild_id)
         return None if guild is None else str(guild.preferred_locale)
 
     async def setup_hook(self) -> None:
-        self._db = await open_database(self.settings.database.path)
+        self._db = await open_database(self.settings.database.target)
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         self._services.guilds.use_locales(self._guild_locale)
         await self.tree.set_translator(Translator())
@@ -317,7 +340,7 @@ class SzulerniaBot(commands.Bot):
         except Exception:
             log.exception("restoring the open tables failed; each is read when next used")
             return
-        log.info("restored %d open tables", len(restored))
+        log.info("restored %d open tables (%s)", len(restored), self.ownership.describe())
 
     async def restored(self) -> None:
         """Wait until the open tables are kept in memory (the restore began in setup_hook)."""

@@ -12,7 +12,18 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from bot.shards import Ownership
+from bot.storage.dialect import is_postgres, redact
 
 DEFAULT_CONFIG = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -35,7 +46,32 @@ class _Section(BaseModel):
 
 
 class DatabaseSettings(_Section):
+    """Where the data lives: a SQLite file (``path``, the default), or a PostgreSQL server
+    (``url``, for several bot processes over one database)."""
+
     path: Path = Path("szulernia.db")
+    url: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _postgres(cls, value: str | None) -> str | None:
+        if value is not None and not is_postgres(value):
+            raise ValueError(
+                "must be a PostgreSQL URL such as postgresql://user@host/szulernia "
+                "(for a SQLite file, set path instead)"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one(self) -> DatabaseSettings:
+        if self.url is not None and "path" in self.model_fields_set:
+            raise ValueError("set either path (a SQLite file) or url (PostgreSQL), not both")
+        return self
+
+    @property
+    def target(self) -> Path | str:
+        """What ``Database.open`` takes: the URL if one is set, else the file."""
+        return self.url if self.url is not None else self.path
 
 
 class BotSettings(_Section):
@@ -45,11 +81,61 @@ class BotSettings(_Section):
     log_level: LogLevel = "INFO"
     emojis: bool = True
     """Upload the bot's own emojis (creatures, side cards) and use them in its messages."""
+    shard_count: Annotated[int, Field(ge=1)] | None = None
+    """How many shards the bot has in all (None: as many as Discord recommends)."""
+    shard_ids: list[int] | None = None
+    """The shards this process runs (None: all of them); a list or a range such as ``"0-1"``."""
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _range(cls, value: object) -> object:
+        return parse_shard_range(value) if isinstance(value, str) else value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards(cls, value: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        if value is None:
+            return None
+        if not value:
+            raise ValueError("lists no shard; leave it out to run every shard")
+        twice = sorted({i for i in value if value.count(i) > 1})
+        if twice:
+            raise ValueError(f"lists shard {twice[0]} twice")
+        if "shard_count" not in info.data:
+            return value  # shard_count itself is wrong, and says so
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("needs shard_count, the number of shards in all")
+        outside = [i for i in value if not 0 <= i < count]
+        if outside:
+            raise ValueError(
+                f"shard {outside[0]} is not one of 0..{count - 1} (shard_count is {count})"
+            )
+        return sorted(value)
+
+    def ownership(self) -> Ownership:
+        """The guilds this process serves (every guild unless ``shard_ids`` picks shards)."""
+        return Ownership.of(self.shard_count, self.shard_ids)
+
+
+def parse_shard_range(text: str) -> list[int]:
+    """``"0-1"`` -> ``[0, 1]``; ``"3"`` -> ``[3]``; ``"0-1,4"`` -> ``[0, 1, 4]``."""
+    found: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high if dash else low)
+        except ValueError:
+            raise ValueError(f'{text!r} is not a list of shards or a range such as "0-1"') from None
+        if last < first:
+            raise ValueError(f"the range {part.strip()!r} runs backwards")
+        found += range(first, last + 1)
+    return found
 
 
 class NpcSettings(_Section):
@@ -102,7 +188,10 @@ def _describe(source: str, error: ValidationError) -> list[str]:
         else:
             message = item["msg"]
             if "input" in item and not isinstance(item["input"], dict):
-                message += f" (got {item['input']!r})"
+                shown = item["input"]
+                if key == "database.url" and isinstance(shown, str):
+                    shown = redact(shown)  # a URL may carry a password
+                message += f" (got {shown!r})"
         lines.append(f"{source}: {key}: {message}")
     return lines
 

@@ -77,13 +77,16 @@ class NpcPlayers(Loop):
         next steps' moments are read against: a raise is big against the stake before it)."""
 
     def notice(self, table: TableView) -> None:
-        """A step was saved (the table service's watcher): look at the table again soon."""
+        """A step was saved (the table service's watcher): look at the table again soon (if it
+        is this process's: see ``bot.shards``)."""
+        if not self._tables.ownership.owns(table.guild_id):
+            return
         self._dirty[table.table_id] = table.version
         self.poke()
 
     async def begin(self) -> None:
         await self._npcs.load()
-        for table_id in self._npcs.tables():
+        for table_id in await self._tables.owned(self._npcs.tables()):
             self._dirty.setdefault(table_id, 0)
 
     def pending(self) -> bool:

@@ -20,10 +20,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "bot": frozenset(),  # a new module beside app.py imports nothing until it is given a layer
     "bot.rules": frozenset({"bot.rules"}),
     "bot.i18n": frozenset({"bot.i18n"}),
-    "bot.config": frozenset({"bot.config"}),
+    "bot.config": frozenset({"bot.config", "bot.shards", "bot.storage.dialect"}),
+    "bot.shards": frozenset({"bot.shards"}),
     "bot.endpoints": frozenset({"bot.endpoints", "bot.config"}),
     "bot.storage": frozenset({"bot.storage"}),
-    "bot.services": frozenset({"bot.services", "bot.rules", "bot.storage"}),
+    "bot.services": frozenset({"bot.services", "bot.rules", "bot.storage", "bot.shards"}),
     "bot.render": frozenset({"bot.render", "bot.rules", "bot.i18n"}),
     "bot.ai": frozenset({"bot.ai", "bot.rules"}),
     "bot.loop": frozenset({"bot.loop", "bot.services"}),

@@ -130,14 +130,21 @@ class ChallengeService:
             return await self._get(tx, challenge_id)
 
     async def expire_due(self) -> list[int]:
-        """Mark the pending challenges whose time ran out as expired; their ids."""
+        """Mark the pending challenges whose time ran out as expired; their ids.
+
+        Of every guild, also those of other processes' shards: one guarded UPDATE, which any
+        process may make (it only marks what is pending and past its time, and an Accept racing
+        it loses in its own transaction); only the redraw, :meth:`undrawn`, is per shard."""
         async with self._db.transaction() as tx:
             return await challenges.expire(tx, self._clock())
 
     async def undrawn(self) -> list[ChallengeRow]:
-        """Answered challenges whose message does not show the answer yet."""
+        """Answered challenges whose message does not show the answer yet, of the guilds this
+        process owns (``bot.shards``)."""
         async with self._db.read() as tx:
-            return await challenges.undrawn(tx)
+            rows = await challenges.undrawn(tx)
+        owns = self._tables.ownership.owns
+        return [row for row in rows if owns(row.guild_id)]
 
     async def drew(self, challenge_id: int) -> None:
         async with self._db.transaction() as tx:

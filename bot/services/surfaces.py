@@ -113,6 +113,11 @@ class SurfaceService:
         if kept is not None:
             self._kept[table_id] = _moved(kept, None, (), None, version)
 
+    def forget(self, table_id: int) -> None:
+        """Read the table's marks again when next asked (another process may write them)."""
+        self._writes += 1
+        self._kept.pop(table_id, None)
+
     async def behind(self, game: str | None = None) -> list[int]:
         """Tables whose board or posts lag their version (see ``surfaces.behind``)."""
         async with self._db.read() as tx:

@@ -4,7 +4,7 @@ one (see ``bot.services.snapshots``), else by replaying the whole event log."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.services.errors import UnknownGame, UnknownTable
@@ -51,9 +51,19 @@ class Loader:
         events = decode(spec.rules, await tables.events(tx, table_id, upto_version=upto_version))
         return _live(row, len(events), pot, seats, spec.rules.replay(events))
 
-    async def load_live(self, tx: Tx, *, snapshots: bool = True) -> list[Live]:
-        """Every open or running table, with a few queries for all of them (the startup)."""
+    async def load_live(
+        self,
+        tx: Tx,
+        *,
+        snapshots: bool = True,
+        keep: Callable[[int, int], bool] | None = None,
+    ) -> list[Live]:
+        """Every open or running table, with a few queries for all of them (the startup).
+        ``keep(table id, guild id)``: only the tables it says yes to are rebuilt (a sharded
+        process's own, see ``bot.shards``)."""
         rows = await tables.live(tx)
+        if keep is not None:
+            rows = [row for row in rows if keep(row.id, row.guild_id)]
         pots = await ledger.live_pots(tx)
         seats = await tables.live_seats(tx)
         snaps = await tables.live_snapshots(tx) if snapshots else {}

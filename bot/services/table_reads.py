@@ -55,11 +55,24 @@ class TableReads:
     async def _live(self, table_id: int) -> Live:
         raise NotImplementedError
 
-    def peek(self, table_id: int) -> Seen | None:
+    def outdated(self, table_id: int) -> None:
+        raise NotImplementedError
+
+    async def _owned_deadlines(
+        self, tx: Tx, rows: list[tuple[int, int, int]]
+    ) -> list[tuple[int, int, int]]:
+        raise NotImplementedError
+
+    def peek(self, table_id: int, seen: int | None = None) -> Seen | None:
         """The live table at its newest version with its roster, if the service keeps both
-        (costs no SQL); else None (:meth:`look` reads them)."""
+        (costs no SQL); else None (:meth:`look` reads them). ``seen``: the version a click
+        was drawn at; a kept copy older than that is stale (another process stepped the
+        table), and is read again."""
         live = self._cache.get(table_id)
         if live is None:
+            return None
+        if seen is not None and seen > live.version:
+            self.outdated(table_id)
             return None
         roster = self._rosters.get(table_id, live.version)
         return None if roster is None else Seen(view_of(live), roster, live.opener)
@@ -122,7 +135,7 @@ class TableReads:
         """Read every live deadline, the first time (the steps keep them from then on)."""
         if not self._deadlines.loaded:
             async with self._db.read() as tx:
-                rows = await tables.deadlines(tx)
+                rows = await self._owned_deadlines(tx, await tables.deadlines(tx))
             self._deadlines.load(rows)
 
     async def history(self, table_id: int) -> list[Any]:

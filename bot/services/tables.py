@@ -30,6 +30,7 @@ from bot.services.outcomes import TableOutcome, TableView
 from bot.services.surfaces import SurfaceService
 from bot.services.table_deadlines import Deadlines
 from bot.services.table_loads import Loader
+from bot.services.table_owners import TableOwners
 from bot.services.table_reads import TableReads, view_of
 from bot.services.table_rosters import Rosters, members_of, read
 from bot.services.table_steps import (
@@ -42,6 +43,7 @@ from bot.services.table_steps import (
     seat_purses,
     write_step,
 )
+from bot.shards import Ownership
 from bot.storage import characters, ledger, tables
 from bot.storage import surfaces as surface_rows
 from bot.storage.db import Database, Tx
@@ -51,7 +53,7 @@ Start = Callable[[random.Random], tuple[Any, list[Any]]]
 """Begins a game: e.g. ``lambda rng: pazaak.new_match(settings, a, sel_a, b, sel_b, rng)``."""
 
 
-class TableService(TableReads):
+class TableService(TableOwners, TableReads):
     def __init__(
         self,
         db: Database,
@@ -60,8 +62,10 @@ class TableService(TableReads):
         rng_factory: Callable[[], random.Random] = random.SystemRandom,
         clock: Clock = wall_clock,
         surfaces: SurfaceService | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self._db = db
+        self._init_owners(ownership)  # which guilds' tables are this process's (bot.shards)
         self._surfaces = surfaces
         self._loader = Loader(default_games() if games is None else games)
         self._rng_factory = rng_factory
@@ -265,7 +269,7 @@ class TableService(TableReads):
         self._stepping.append(stepped)
         try:
             async with self._db.read() as tx:
-                found = await self._loader.load_live(tx, snapshots=snapshots)
+                found = await self._loader.load_live(tx, snapshots=snapshots, keep=self._note)
                 rosters = members_of(await characters.seated_live(tx))
         finally:
             self._stepping.remove(stepped)
@@ -295,13 +299,7 @@ class TableService(TableReads):
         for stepped in self._stepping:
             stepped.add(live.id)
         self._keep_events(live.id, live.version, events)
-        self._deadlines.set(live.id, live.version, None if live.status in CLOSED else live.deadline)
-        if live.status in CLOSED:
-            self._cache.pop(live.id, None)
-            self._rosters.forget(live.id)
-            self._locks.pop(live.id, None)  # a closed table takes no more steps
-        else:
-            self._cache[live.id] = live
+        self._keep_live(live)
         if self._watchers:
             table = view_of(live)
             for watcher in self._watchers:
@@ -364,6 +362,7 @@ class TableService(TableReads):
                 self._cache.pop(table_id, None)
                 self._rosters.forget(table_id)
                 current = await self._live(table_id)
+                self._adopt(current)
                 raise StaleAction(
                     table=table_id, expected=exc.expected, current=current.version
                 ) from exc
@@ -389,6 +388,8 @@ class TableService(TableReads):
             live = await self._loader.load(tx, table_id)
         # Reads run beside the writer: a step committed meanwhile may have moved or closed this
         # table after the read's snapshot, so only a read that no step overtook is cached.
-        if live.status not in CLOSED and self._remembered == remembered:
+        if self._mine(live) and live.status not in CLOSED and self._remembered == remembered:
             self._cache.setdefault(table_id, live)
+        if table_id in self._outdated:
+            self._adopt(live)
         return live

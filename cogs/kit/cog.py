@@ -269,7 +269,8 @@ class TableKit:
         if spec is None:  # a component of an older bot
             raise StaleAction(table=target.table, expected=target.ver, current=None)
         services = self.bot.services
-        seen = services.tables.peek(target.table)
+        drawn_at = target.ver if spec.fresh else None  # a fresh act carries the table's version
+        seen = services.tables.peek(target.table, drawn_at)  # kept older than that: read again
         if seen is None or not services.guilds.knows(seen.table.guild_id):
             if not spec.modal:  # nothing kept: acknowledge before reading
                 await self.ack(interaction)

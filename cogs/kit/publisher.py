@@ -144,8 +144,10 @@ class Publisher:
             self._tokens[table_id] = click
 
     async def publish_behind(self, game: str) -> int:
-        """Reconcile every table of ``game`` that is behind (at startup); how many there were."""
-        behind = await self.bot.services.surfaces.behind(game)
+        """Reconcile every table of ``game`` that is behind (at startup), of this process's
+        shards (``bot.shards``); how many there were."""
+        services = self.bot.services
+        behind = await services.tables.owned(await services.surfaces.behind(game))
         for table_id in behind:
             await self.publish(table_id)
         return len(behind)

@@ -61,8 +61,10 @@ class Actions:
         return channel
 
     def _send(self, handle: InteractionHandle) -> InteractionHandle:
-        if self.gateway.session is None:
-            raise RuntimeError("no bot is connected to the fake gateway")
+        guild_id = handle.payload.get("guild_id")
+        if not self.gateway.covering(int(guild_id) if guild_id else None):
+            where = f"the shard of guild {guild_id}" if guild_id else "shard 0 (DMs)"
+            raise RuntimeError(f"no bot is connected to the fake gateway for {where}")
         self.state.emit("INTERACTION_CREATE", handle.payload)
         return handle
 

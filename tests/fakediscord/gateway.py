@@ -5,9 +5,16 @@ its connection can RESUME and get what it missed. Frames are zlib-stream compres
 asks for ``compress=zlib-stream`` (discord.py does unless zstd is installed); any other value gets
 plain text frames, which discord.py also accepts.
 
+Shards: an IDENTIFY with ``shard: [id, count]`` speaks for that shard only. It gets READY's
+guilds, GUILD_CREATE and every event of a guild whose ``(guild_id >> 22) % count`` is ``id``, and,
+on shard 0, the events of no guild (DMs and their interactions), as Discord routes them. An
+impossible shard is closed with 4010, as Discord does. Several sessions (one bot's shards, or
+several bots, in one process or several) may be connected at once. An IDENTIFY without a shard
+gets everything.
+
 :meth:`Gateway.freeze` is a killed bot: its connections are cut without a close frame and its
 sessions end; a connection that then IDENTIFYs or RESUMEs with its (frozen) token is never
-answered again, not even a heartbeat.
+answered again, not even a heartbeat. (All the bots share one token: it freezes every one.)
 """
 
 from __future__ import annotations
@@ -38,6 +45,18 @@ OP_NAMES: dict[Any, str] = {
     REQUEST_MEMBERS: "REQUEST_GUILD_MEMBERS",
 }
 _ALWAYS = {"READY", "RESUMED", "INTERACTION_CREATE", "GUILD_MEMBERS_CHUNK", "GUILD_CREATE"}
+_BY_ID = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}  # the guild's own id is ``id``
+INVALID_SHARD = 4010
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (None: a DM's, or no guild's)."""
+    value = data.get("id") if event in _BY_ID else data.get("guild_id")
+    return int(value) if value else None
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    return (guild_id >> 22) % count
 
 
 @dataclass(eq=False)
@@ -71,6 +90,15 @@ class Session:
     sent: list[dict[str, Any]] = field(default_factory=list)
     connection: Connection | None = None
     ended: bool = False
+    shard: tuple[int, int] | None = None
+    """``(shard id, shard count)`` from the IDENTIFY; None: every guild."""
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether the session's shard gets the events of this guild (None: of no guild)."""
+        if self.shard is None:
+            return True
+        shard, count = self.shard
+        return shard == (0 if guild_id is None else shard_of(guild_id, count))
 
     def wants(self, event: str, data: dict[str, Any]) -> bool:
         """Whether the session's intents cover the event, as Discord filters them."""
@@ -116,10 +144,15 @@ class Gateway:
         session = self.session
         return session is not None and session.connection is not None
 
+    def covering(self, guild_id: int | None) -> list[Session]:
+        """The live sessions that get the events of this guild (None: of no guild)."""
+        return [s for s in self.sessions if not s.ended and s.covers(guild_id)]
+
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to every live session, or keep it for a RESUME if disconnected."""
-        for session in self.sessions:
-            if not session.ended and session.wants(event, data):
+        """Send an event to every live session of its guild's shard, or keep it for a RESUME if
+        disconnected."""
+        for session in self.covering(event_guild(event, data)):
+            if session.wants(event, data):
                 self._send_event(session, event, data)
 
     def _send_event(self, session: Session, event: str, data: dict[str, Any]) -> None:
@@ -221,15 +254,21 @@ class Gateway:
         if data.get("token") not in (token, f"Bot {token}"):
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
+        shard = data.get("shard")
+        if shard is not None and not _valid_shard(shard):
+            await connection.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return
         session = Session(secrets.token_hex(16), int(data.get("intents") or 0))
+        session.shard = None if shard is None else (int(shard[0]), int(shard[1]))
         session.connection = connection
         connection.session = session
         self.sessions.append(session)
         user = self.state.bot_user.payload() | {"verified": True, "mfa_enabled": False}
+        guilds = [g for g in self.state.guilds.values() if session.covers(g.id)]
         ready = {
             "v": 10,
             "user": user,
-            "guilds": [guild.unavailable_payload() for guild in self.state.guilds.values()],
+            "guilds": [guild.unavailable_payload() for guild in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_url(),
@@ -244,7 +283,7 @@ class Gateway:
         if "shard" in data:
             ready["shard"] = data["shard"]
         self._send_event(session, "READY", ready)
-        for guild in self.state.guilds.values():
+        for guild in guilds:
             self._send_event(session, "GUILD_CREATE", guild.payload())
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -286,3 +325,12 @@ class Gateway:
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
         self._send_event(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _valid_shard(shard: Any) -> bool:
+    """``[shard id, shard count]`` with ``0 <= id < count``, as Discord requires."""
+    if not isinstance(shard, list) or len(shard) != 2:
+        return False
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in shard):
+        return False
+    return 0 <= shard[0] < shard[1]

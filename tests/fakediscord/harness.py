@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.app import DEFAULT_EXTENSIONS, SzulerniaBot
+from bot.app import DEFAULT_EXTENSIONS, IDENTIFY_SPACING, SzulerniaBot
 from bot.config import BotSettings, DatabaseSettings, DiscordSettings, Settings
 from bot.endpoints import use_endpoints
 from tests.fakediscord.clock import FakeClock
@@ -71,26 +71,37 @@ class ErrorLog(logging.Handler):
 
 class BotHarness:
     """One bot process-equivalent per test; ``restart()`` keeps the database and the fake, and so
-    does ``crash_and_restart()``, which kills the bot instead of stopping it."""
+    does ``crash_and_restart()``, which kills the bot instead of stopping it.
+
+    Several may share one fake (and one ``clock``), e.g. one per range of shards
+    (``bot_settings={"shard_count": 4, "shard_ids": [0, 1]}``); close them in the reverse order
+    of their starts (each puts back the endpoints and the task factory it found)."""
 
     def __init__(
         self,
         fake: FakeDiscord,
         *,
-        database: Path,
+        database: Path | str,
         seed: int = 1234,
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         guild_ready_timeout: float = 0.05,
         bot_settings: dict[str, Any] | None = None,
         clock: FakeClock | None = None,
+        identify_spacing: float = IDENTIFY_SPACING,
     ) -> None:
         self.fake = fake
+        self.identify_spacing = identify_spacing
+        """Seconds between two shards' IDENTIFYs (a bot of several shards: 0 spares the wait)."""
         self.clock = clock if clock is not None else FakeClock()
         self.seed = seed
         self.extensions = tuple(extensions)
         self.guild_ready_timeout = guild_ready_timeout
         self.settings = Settings(
-            database=DatabaseSettings(path=database),
+            database=(  # a PostgreSQL URL, or a SQLite file
+                DatabaseSettings(url=database)
+                if isinstance(database, str)
+                else DatabaseSettings(path=database)
+            ),
             bot=BotSettings(**(NO_EMOJIS | (bot_settings or {}))),
             discord=DiscordSettings(api_base=fake.api_base, gateway_url=fake.gateway_url),
             token=fake.token,
@@ -137,6 +148,7 @@ class BotHarness:
             guild_ready_timeout=self.guild_ready_timeout,
             clock=self.clock,
             sleeper=self.clock,
+            identify_spacing=self.identify_spacing,
         )
         self._bot = bot
         self._run = run = BotRun(bot)

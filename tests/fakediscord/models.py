@@ -56,6 +56,15 @@ class Snowflakes:
         self._last = max(self._last + 1, value)
         return self._last
 
+    def on_shard(self, shard: int, count: int) -> int:
+        """The next id whose shard is ``shard`` of ``count``: ``(id >> 22) % count``, a
+        timestamp at most ``count - 1`` ms ahead of the next plain id's."""
+        value = self()
+        stamp = value >> 22
+        stamp += (shard - stamp) % count
+        self._last = max(value, (stamp << 22) | (value & 0x3FFFFF))
+        return self._last
+
 
 def iso(moment: datetime.datetime) -> str:
     return moment.isoformat()

@@ -70,6 +70,7 @@ class RestContext:
         self.base_url, self.gateway_url = base_url, gateway_url
         self.ack_deadline = 3.0  # seconds Discord waits for an interaction's first response
         self.rate_limits: RateLimits | None = None  # Discord's rate limits, when turned on
+        self.recommended_shards = 1  # what GET /gateway/bot answers
 
     def guild(self, request: web.Request) -> FakeGuild:
         guild = self.state.guilds.get(snowflake_arg(request, "guild_id"))
@@ -281,7 +282,11 @@ class CoreRoutes:
     async def gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
         return json_response(
-            {"url": self.ctx.gateway_url(), "shards": 1, "session_start_limit": limit}
+            {
+                "url": self.ctx.gateway_url(),
+                "shards": self.ctx.recommended_shards,
+                "session_start_limit": limit,
+            }
         )
 
     def _scope(self, request: web.Request) -> int | None:

@@ -80,13 +80,20 @@ class BotRun:
         pending = self._cancel_all()
         if pending:
             await asyncio.wait(pending, timeout=1.0)
-        ws = self.bot.ws
-        if ws is not None:
+        for ws in self._websockets():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(), 1.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.bot.http.close(), CLOSE_SECONDS)
         await self._close_database()
+
+    def _websockets(self) -> list[Any]:
+        """The bot's gateway websockets: one per shard it runs (an ``AutoShardedBot``)."""
+        found = [self.bot.ws] if self.bot.ws is not None else []
+        for shard_id in self.bot.shards:
+            with contextlib.suppress(KeyError):
+                found.append(self.bot._get_websocket(shard_id=shard_id))
+        return found
 
     async def _close_database(self) -> None:
         """Close the connections directly (not through the lock a dead task may hold), as the

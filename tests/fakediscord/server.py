@@ -192,10 +192,17 @@ class FakeDiscord(Actions):
         owner: FakeUser | None = None,
         channel: str = "tavern",
         locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A new guild (sent to a connected bot as GUILD_CREATE)."""
+        """A new guild (sent to a connected bot of its shard as GUILD_CREATE). ``shard``:
+        ``(shard id, shard count)`` that its id falls on, ``(guild_id >> 22) % count``."""
         return self.state.add_guild(
-            name, owner=owner, channel=channel, locale=locale, bot_permissions=DEFAULT_PERMISSIONS
+            name,
+            owner=owner,
+            channel=channel,
+            locale=locale,
+            bot_permissions=DEFAULT_PERMISSIONS,
+            shard=shard,
         )
 
     def message(self, message_id: int) -> FakeMessage:
@@ -366,6 +373,18 @@ class FakeDiscord(Actions):
     def rotate_token(self) -> str:
         """A new bot token (:attr:`token`); the old one gets 401 unless it was frozen."""
         return self.credentials.rotate()
+
+    @property
+    def recommended_shards(self) -> int:
+        """How many shards GET /gateway/bot recommends (1), which a bot without a
+        ``shard_count`` runs."""
+        return self.ctx.recommended_shards
+
+    @recommended_shards.setter
+    def recommended_shards(self, count: int) -> None:
+        if count < 1:
+            raise ValueError("Discord recommends at least one shard")
+        self.ctx.recommended_shards = count
 
     @property
     def ack_deadline(self) -> float:

@@ -105,10 +105,13 @@ class FakeState:
         channel: str = "tavern",
         locale: str = "en-US",
         bot_permissions: int = DEFAULT_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A guild with @everyone, one text channel, its owner and the bot as members."""
+        """A guild with @everyone, one text channel, its owner and the bot as members
+        (``shard``: ``(shard id, shard count)`` its id falls on)."""
         owner = owner or self.add_user(f"{name} owner")
-        guild = FakeGuild(self, self.snowflake(), name, owner.id, locale)
+        guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
+        guild = FakeGuild(self, guild_id, name, owner.id, locale)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", DEFAULT_PERMISSIONS)
         guild.add_channel(channel)
         guild.add_member(owner)
