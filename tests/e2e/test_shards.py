@@ -1,5 +1,6 @@
 """Two bot processes of one sharded bot, end to end: one runs shards 0-1 of 4, the other 2-3,
-over one SQLite file, behind one fake Discord that routes each guild's events to its shard.
+over one database (a SQLite file, then a PostgreSQL database when a server is given), behind
+one fake Discord that routes each guild's events to its shard.
 
 Each bot hears only its own shards' guilds, opens and plays their tables, and, after a restart,
 restores and times only its own tables. A DM belongs to shard 0: a card played from a hand DM of
@@ -20,6 +21,7 @@ import pytest
 from bot.services.surfaces import SurfaceService
 from bot.services.tables import TableService
 from bot.storage.opening import open_database
+from tests import pg
 from tests.e2e.pazaak_support import moves_log, settle
 from tests.fakediscord import (
     MANAGE_GUILD,
@@ -53,8 +55,17 @@ class Bots:
         return self.low if shard_of(guild.id, COUNT) in LOW else self.high
 
 
+@pytest.fixture(params=pg.BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
+    if request.param == "sqlite":
+        yield tmp_path / "szulernia.db"
+        return
+    async with pg.scratch() as url:
+        yield url
+
+
 @pytest.fixture
-async def bots(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
+async def bots(fake: FakeDiscord, database: Path | str) -> AsyncIterator[Bots]:
     inn_low = fake.add_guild("The Low Inn", shard=(1, COUNT))
     inn_high = fake.add_guild("The High Inn", shard=(2, COUNT))
     clock = FakeClock()
@@ -62,7 +73,7 @@ async def bots(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bots]:
     def harness(shards: list[int]) -> BotHarness:
         return BotHarness(
             fake,
-            database=tmp_path / "szulernia.db",  # one database for both, as in production
+            database=database,  # one database for both, as in production
             clock=clock,
             identify_spacing=0.0,
             bot_settings={"shard_count": COUNT, "shard_ids": shards},
@@ -196,7 +207,7 @@ async def test_a_restarted_bot_restores_and_times_only_its_own_tables(bots: Bots
 
 
 async def test_only_its_own_behind_tables_are_redrawn_at_a_bots_start(
-    bots: Bots, tmp_path: Path
+    bots: Bots, database: Path | str
 ) -> None:
     fake = bots.fake
     low_inn, high_inn = Inn(bots, bots.inn_low), Inn(bots, bots.inn_high)
@@ -209,7 +220,7 @@ async def test_only_its_own_behind_tables_are_redrawn_at_a_bots_start(
     await bots.low.clock.advance(2)
     # both turns run out while no bot runs: saved, and drawn nowhere (as after a crash between
     # a step's commit and its redraw)
-    db = await open_database(tmp_path / "szulernia.db")
+    db = await open_database(database)
     try:
         tables = TableService(db, clock=bots.low.clock, surfaces=SurfaceService(db))
         for table_id in (low_table, high_table):
