@@ -35,10 +35,13 @@ class Loader:
             self._codecs[game] = codec_for(self.spec(game))
         return self._codecs[game]
 
-    async def load(self, tx: Tx, table_id: int, upto_version: int | None = None) -> Live:
+    async def load(
+        self, tx: Tx, table_id: int, upto_version: int | None = None, *, lock: bool = False
+    ) -> Live:
         """The table now, or as it was right after ``upto_version`` (its ``version`` field is
-        then still the current one)."""
-        row = await tables.get(tx, table_id)
+        then still the current one). ``lock``: in a write transaction that will step it, hold
+        the table's row first, so that what is read after is of that one version."""
+        row = await tables.get(tx, table_id, lock=lock)
         if row is None:
             raise UnknownTable(table=table_id)
         spec = self.spec(row.game)

@@ -21,7 +21,8 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from bot.services.outcomes import TableView
+from bot.services.errors import StaleAction
+from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_deadlines import Deadlines
 from bot.services.table_reads import view_of
 from bot.services.table_rosters import Rosters
@@ -29,6 +30,7 @@ from bot.services.table_steps import CLOSED, Live
 from bot.shards import EVERYTHING, Ownership
 from bot.storage import tables
 from bot.storage.db import Database, Tx
+from bot.storage.errors import VersionConflict
 
 if TYPE_CHECKING:
     from bot.services.surfaces import SurfaceService
@@ -45,6 +47,12 @@ class TableOwners:
     _locks: dict[int, asyncio.Lock]
     _surfaces: SurfaceService | None
     _watchers: list[Callable[[TableView], None]]
+
+    if TYPE_CHECKING:  # the table service's, from TableReads
+
+        async def _repeat(self, tx: Tx, key: str) -> TableOutcome | None: ...
+
+        async def _live(self, table_id: int) -> Live: ...
 
     def _init_owners(self, ownership: Ownership | None) -> None:
         self._ownership = EVERYTHING if ownership is None else ownership
@@ -110,6 +118,22 @@ class TableOwners:
         self._cache.pop(table_id, None)
         self._rosters.forget(table_id)
         self._outdated.add(table_id)
+
+    async def _overtaken(self, table_id: int, key: str, conflict: VersionConflict) -> TableOutcome:
+        """Another process stepped the table before this step could: the copy here is dropped
+        and the table read afresh. If that step carried this very key (the same action, at the
+        same moment, on PostgreSQL), its outcome is this one's; otherwise the action is stale."""
+        self._cache.pop(table_id, None)
+        self._rosters.forget(table_id)
+        async with self._db.read() as tx:
+            repeat = await self._repeat(tx, key)
+        if repeat is not None:
+            return repeat
+        current = await self._live(table_id)
+        self._adopt(current)
+        raise StaleAction(
+            table=table_id, expected=conflict.expected, current=current.version
+        ) from conflict
 
     def _adopt(self, live: Live) -> None:
         """The table as read afresh, after another process stepped it: its turn deadline, its

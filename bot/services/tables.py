@@ -324,7 +324,13 @@ class TableService(TableOwners, TableReads):
                         return repeat
                     if seat is not None and await characters.owner_of(tx, seat) != actor_id:
                         raise NotSeated(player=actor_id)
-                    before = self._cache.get(table_id) or await self._loader.load(tx, table_id)
+                    before = self._cache.get(table_id)
+                    if before is None:
+                        before = await self._loader.load(tx, table_id, lock=True)
+                        # the lock may have waited for another process's step with this key
+                        repeat = await self._repeat(tx, key) if tx.dialect != "sqlite" else None
+                        if repeat is not None:
+                            return repeat
                     if expected_version is not None and expected_version != before.version:
                         raise StaleAction(
                             table=table_id, expected=expected_version, current=before.version
@@ -358,14 +364,8 @@ class TableService(TableOwners, TableReads):
                         )
             except (RulesError, StaleAction, TableClosed):
                 raise
-            except VersionConflict as exc:  # another process wrote this table: reload next time
-                self._cache.pop(table_id, None)
-                self._rosters.forget(table_id)
-                current = await self._live(table_id)
-                self._adopt(current)
-                raise StaleAction(
-                    table=table_id, expected=exc.expected, current=current.version
-                ) from exc
+            except VersionConflict as exc:  # another process wrote this table first
+                return await self._overtaken(table_id, key, exc)
             except BaseException:
                 self._cache.pop(table_id, None)
                 self._rosters.forget(table_id)

@@ -62,8 +62,15 @@ async def insert(
     )
 
 
-async def get(tx: Tx, table_id: int) -> TableRow | None:
-    row = await tx.fetchone(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+async def get(tx: Tx, table_id: int, *, lock: bool = False) -> TableRow | None:
+    """The table's row. ``lock`` (in a write transaction): hold it until the transaction ends,
+    so that another process's step to it waits, and the reads after this one see the version
+    it shows. PostgreSQL reads each statement at its own moment; SQLite's writer is alone, so
+    it needs no lock."""
+    sql = f"SELECT {_COLUMNS} FROM tables WHERE id = ?"
+    if lock and tx.dialect == "postgres":
+        sql += " FOR UPDATE"
+    row = await tx.fetchone(sql, (table_id,))
     return None if row is None else _row(row)
 
 
