@@ -32,3 +32,12 @@ def test_a_url_that_is_not_postgresql_is_refused_without_its_password(tmp_path: 
         _load(tmp_path, '[database]\nurl = "mysql://bob:s3cret@h/db"\n')
     assert "database.url" in str(caught.value) and "PostgreSQL URL" in str(caught.value)
     assert "s3cret" not in str(caught.value) and "bob:***@h" in str(caught.value)
+
+
+def test_the_example_configs_url_line_is_valid_in_place_of_the_path(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "config.example.toml"
+    text = example.read_text(encoding="utf-8")
+    line = '# url = "postgresql://szulernia@localhost/szulernia"\n'
+    assert line in text and 'path = "szulernia.db"\n' in text
+    text = text.replace(line, line[2:]).replace('path = "szulernia.db"\n', "")
+    assert _load(tmp_path, text) == "postgresql://szulernia@localhost/szulernia"

@@ -47,6 +47,7 @@ from bot.storage.pg_links import Link, connect
 
 MIGRATION_LOCK = 0x537A756C  # the advisory lock two starting processes migrate under
 SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+LOST = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, ConnectionError, OSError)
 _VIOLATIONS: tuple[tuple[type[Exception], ConstraintKind], ...] = (
     (asyncpg.UniqueViolationError, "unique"),
     (asyncpg.ForeignKeyViolationError, "foreign_key"),
@@ -197,6 +198,26 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
+        async with self._explained(), self._reading_block() as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self._explained(), self._writing_block() as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def _explained(self) -> AsyncIterator[None]:
+        """The server's troubles, told as the operator's: one line naming the database."""
+        try:
+            yield
+        except LOST as exc:
+            raise DatabaseError(self.name, f"the connection to the server was lost: {exc}") from exc
+        except asyncpg.TransactionRollbackError as exc:  # a deadlock with another process
+            raise DatabaseError(self.name, f"the transaction was rolled back: {exc}") from exc
+
+    @asynccontextmanager
+    async def _reading_block(self) -> AsyncIterator[Tx]:
         task = self._enter()
         self._reading.add(task)
         try:
@@ -218,7 +239,7 @@ class PostgresDatabase(Database):
             self._reading.discard(task)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def _writing_block(self) -> AsyncIterator[Tx]:
         task = self._enter()
         async with self._lock:
             self._owner = task
