@@ -14,10 +14,10 @@ from bot.render.pegaz.history import history_lines
 from bot.rules import pegaz
 from bot.services.errors import UnknownTable
 from bot.services.history import HistoryLive, HistoryService, named
-from tests.services.conftest import GM, GUILD, World, world
+from tests.services.conftest import GM, GUILD, World, backend, world
 from tests.services.test_full_games import pegaz_choice, pegaz_table, play
 
-__all__ = ["world"]  # the fixture, for the tests here
+__all__ = ["backend", "world"]  # the fixtures, for the tests here
 
 
 async def seat_four(world: World) -> list[int]:
