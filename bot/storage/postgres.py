@@ -4,17 +4,22 @@ Chosen by a ``postgresql://`` URL (``[database] url``). The repositories' SQL is
 :mod:`bot.storage.dialect`; the migrations are the same as SQLite's (``bot.storage.schema``),
 with a ``schema_version`` row for SQLite's ``user_version``.
 
-How it stays correct across processes:
-- **One writer per process**, as on SQLite: the process's transactions take turns on one
-  connection, so two of its own never lock rows in opposite orders.
-- **Across processes, the database decides.** Every table step begins with the guarded
-  ``UPDATE tables ... WHERE version = ?`` (``bot.storage.tables.advance``): a second process
-  at the same version waits on that row's lock and then finds no row at its version (a
-  :class:`~bot.storage.errors.VersionConflict`). A debit is ``UPDATE ... WHERE balance >= ?``,
-  which PostgreSQL re-checks on the row it waited for, so two processes never spend one coin
-  twice. An idempotency key is a primary key, so a repeat is refused across processes as well.
-- **Reads** see one snapshot (``REPEATABLE READ, READ ONLY``) on a pool of their own
-  connections, and never wait behind the writer.
+How it stays correct, with transactions side by side (up to ``WRITERS`` in a process, and
+those of other processes): the database decides, not an in-process lock.
+- **A table step** first holds the table's row (``tables.get(..., lock=True)``, ``FOR UPDATE``)
+  or moves it with the guarded ``UPDATE tables ... WHERE version = ?``
+  (``bot.storage.tables.advance``): a second step at the same version waits on that row's lock
+  and then finds no row at its version (a :class:`~bot.storage.errors.VersionConflict`).
+- **A debit** is ``UPDATE ... WHERE balance >= ?``, which PostgreSQL re-checks on the row it
+  waited for, so two transactions never spend one coin twice.
+- **An idempotency key** is a primary key, so a repeat is refused across processes as well.
+- **A read-modify-write done in Python** (a character's stats) takes an advisory lock
+  (:meth:`PgTx.lock`), in one order of keys.
+- Two transactions that lock the same rows in opposite orders (rare: a GM's correction beside
+  a game ending) deadlock; PostgreSQL rolls one back, which fails as a
+  :class:`~bot.storage.errors.DatabaseError` with nothing of it written.
+- **Reads** see one snapshot (``REPEATABLE READ, READ ONLY``) on connections of their own, and
+  never wait behind a writer.
 - **Migrations** take an advisory lock, so two processes starting at once apply each one once.
 
 Money columns are ``BIGINT``; sums come back as ``numeric``, read here as ``int``.
@@ -47,6 +52,7 @@ from bot.storage.pg_links import Link, connect
 
 MIGRATION_LOCK = 0x537A756C  # the advisory lock two starting processes migrate under
 SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+WRITERS = 4
 LOST = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, ConnectionError, OSError)
 _VIOLATIONS: tuple[tuple[type[Exception], ConstraintKind], ...] = (
     (asyncpg.UniqueViolationError, "unique"),
@@ -150,7 +156,10 @@ class PostgresDatabase(Database):
     """See the module docstring. Open it with :meth:`Database.open` and a URL.
 
     Its connections are its own, not a pool's (a pool's checkout and reset cost a round trip
-    or two each, more than most statements): the writer's one, and up to ``READERS`` readers.
+    or two each, more than most statements): up to ``WRITERS`` for transactions, which run side
+    by side (each statement is a round trip that waits for a turn of the busy event loop, so one
+    writer at a time would make every transaction wait for all the trips of those before it),
+    and up to ``READERS`` readers.
     A reader waits between reads inside ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``,
     whose snapshot PostgreSQL takes at the next read's first statement; a read's end sends its
     ROLLBACK and the next BEGIN in one message, without waiting for them. A connection left
@@ -159,9 +168,9 @@ class PostgresDatabase(Database):
 
     def __init__(self, url: str) -> None:
         self._url = url
-        self._writer: Link | None = None
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
+        self._writers: list[Link] = []
+        self._writing_now = asyncio.Semaphore(WRITERS)
+        self._owners: set[asyncio.Task[Any] | None] = set()
         self._reading: set[asyncio.Task[Any] | None] = set()
         self._idle: list[Link] = []
         self._links: set[Link] = set()
@@ -182,7 +191,7 @@ class PostgresDatabase(Database):
         except BaseException:
             conn.terminate()
             raise
-        db._writer = db._keep(conn)
+        db._writers.append(db._keep(conn))
         return db
 
     @property
@@ -241,23 +250,26 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def _writing_block(self) -> AsyncIterator[Tx]:
         task = self._enter()
-        async with self._lock:
-            self._owner = task
+        await self._writing_now.acquire()
+        self._owners.add(task)
+        try:
+            link = await self._begin()
+            tx = PgTx(link.conn, self._trace)
             try:
-                link = await self._begin()
-                tx = PgTx(link.conn, self._trace)
-                try:
-                    yield tx
-                except BaseException:
-                    if tx.busy:
-                        self._drop(link)
-                    else:
-                        link.later("ROLLBACK")
-                    raise
-                link.later("COMMIT")
-                await link.settled()  # durable; a cancelled wait leaves it running (_writing)
-            finally:
-                self._owner = None
+                yield tx
+            except BaseException:
+                if tx.busy or self._closed:
+                    self._drop(link)
+                else:
+                    link.later("ROLLBACK")
+                    self._writers.append(link)
+                raise
+            link.later("COMMIT")
+            self._writers.append(link)  # the next user waits for the COMMIT (Link.usable)
+            await link.settled()  # durable; a cancelled wait leaves it running
+        finally:
+            self._owners.discard(task)
+            self._writing_now.release()
 
     async def schema_version(self) -> int:
         async with self.read() as tx:
@@ -266,27 +278,31 @@ class PostgresDatabase(Database):
     async def close(self) -> None:
         if self._closed:
             return
-        async with self._lock:
-            for _ in range(READERS):
-                await self._free.acquire()
-            self._closed = True
-            links = list(self._links)
-            self._links.clear()
-            self._idle.clear()
-            self._writer = None
-            await asyncio.gather(*(link.close() for link in links))
-            for _ in range(READERS):
-                self._free.release()
+        for _ in range(WRITERS):
+            await self._writing_now.acquire()
+        for _ in range(READERS):
+            await self._free.acquire()
+        self._closed = True
+        links = list(self._links)
+        self._links.clear()
+        self._idle.clear()
+        self._writers.clear()
+        await asyncio.gather(*(link.close() for link in links))
+        for _ in range(READERS):
+            self._free.release()
+        for _ in range(WRITERS):
+            self._writing_now.release()
 
     async def abandon(self, within: float = 5.0) -> None:
         self._closed = True
         for link in list(self._links):
             self._drop(link)
         self._idle.clear()
+        self._writers.clear()
 
     def _enter(self) -> asyncio.Task[Any] | None:
         task = asyncio.current_task()
-        if task is not None and (task is self._owner or task in self._reading):
+        if task is not None and (task in self._owners or task in self._reading):
             raise RuntimeError("nested use of the database inside one task would deadlock")
         if self._closed:
             raise ValueError(f"the database {self.name} is closed")
@@ -303,16 +319,15 @@ class PostgresDatabase(Database):
         return self._keep(conn)
 
     async def _writing(self) -> Link:
-        link = self._writer
-        if link is not None and await link.usable():
-            return link
-        if link is not None:
+        while self._writers:
+            link = self._writers.pop()
+            if await link.usable():
+                return link
             self._drop(link)
-        self._writer = self._keep(await connect(self._url))
-        return self._writer
+        return self._keep(await connect(self._url))
 
     async def _begin(self) -> Link:
-        """The writer, in a new transaction; a connection found dropped (the server restarted)
+        """A writer, in a new transaction; a connection found dropped (the server restarted)
         is replaced once, since nothing of the transaction was sent yet."""
         link = await self._writing()
         try:
@@ -334,8 +349,6 @@ class PostgresDatabase(Database):
     def _drop(self, link: Link) -> None:
         self._links.discard(link)
         link.conn.terminate()
-        if link is self._writer:
-            self._writer = None
 
 
 async def _migrate(conn: asyncpg.Connection, shown: str, target: int) -> None:

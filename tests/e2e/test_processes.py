@@ -190,7 +190,9 @@ async def storm(
     clicks += [tv.fake.click(user, board, custom_id=end) for _ in range(3)]
     handles = await asyncio.gather(*clicks)
     for handle in handles:
-        await handle.ack(10)
+        await handle.ack(10)  # acknowledged first: the moves may still be on their way
+    await tv.fake.wait_for(lambda: version(board) > before, timeout=20, what="a move")
+    await asyncio.sleep(1.0)  # what else of the storm was going to land has landed
     after = await tv.shown(board, table_id)
     assert after == before + 1, f"{after - before} moves applied for one version"
 
