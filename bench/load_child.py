@@ -25,19 +25,27 @@ class Child:
         self.ready: dict[str, Any] = {}
 
     async def __aenter__(self) -> Child:
+        await self.start()
+        return self
+
+    def command(self) -> list[str]:
+        """What runs the child (its config goes after, as one JSON argument)."""
+        return [str(BOT)]
+
+    async def start(self) -> None:
         spawned = time.perf_counter()
-        with self.log.open("wb") as err:
+        with self.log.open("ab") as err:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                str(BOT),
+                *self.command(),
                 json.dumps(self.config),
+                cwd=BOT.parents[1],
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=err,
             )
         self.ready = await asyncio.wait_for(self._answer(), READY_SECONDS)
         self.ready["wall"] = time.perf_counter() - spawned
-        return self
 
     async def ask(self, command: str) -> dict[str, Any]:
         assert self.process is not None and self.process.stdin is not None
@@ -51,7 +59,7 @@ class Child:
             line = await self.process.stdout.readline()
             if not line:
                 tail = self.log.read_text(errors="replace")[-3000:]
-                raise RuntimeError(f"the bench's bot process ended:\n{tail}")
+                raise RuntimeError(f"the bot process ended:\n{tail}")
             if line.startswith(b"@@"):
                 answer: dict[str, Any] = json.loads(line[2:])
                 return answer

@@ -10,9 +10,8 @@ the target's (``information_schema``), type for type.
 The copy is ONE PostgreSQL transaction: the target's tables are locked and found empty again,
 filled parents first in chunks by keyset (row id, or primary key), ids kept, the identity
 sequences moved past them; any difference in the row counts or the ledger audit of the two
-sides rolls it all back. Values go over as they are (integers as BIGINT, BLOB as BYTEA); one of
-another type (a float) is refused, naming the table, column and row, never the value.
-"""
+sides rolls it all back. Values go over as they are; one of another type (a float) is refused,
+naming the table, column and row, never the value."""
 
 from __future__ import annotations
 

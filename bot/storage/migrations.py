@@ -12,7 +12,8 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage.errors import DatabaseError, SchemaTooNew
-from bot.storage.schema import MIGRATIONS, REBUILDS, Only, Step
+from bot.storage.schema import MIGRATIONS, REBUILDS
+from bot.storage.schema_steps import Only, Step
 
 LATEST = len(MIGRATIONS)
 

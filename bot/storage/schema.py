@@ -19,38 +19,8 @@ Times are Unix milliseconds (integers). Discord ids are integers (snowflakes fit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
 from bot.storage.schema_base import V1 as _V1
-
-
-@dataclass(frozen=True, slots=True)
-class Only:
-    """A migration step for one backend alone: where SQLite rebuilds a table to change its
-    CHECKs, PostgreSQL alters them in place (and keeps the indexes the rebuild re-creates)."""
-
-    dialect: Literal["sqlite", "postgres"]
-    sql: str
-
-
-Step = str | Only
-
-
-def _sqlite(*statements: str) -> tuple[Only, ...]:
-    return tuple(Only("sqlite", sql) for sql in statements)
-
-
-def _replace_checks(table: str, *checks: str) -> tuple[Only, ...]:
-    """PostgreSQL: drop every CHECK of ``table`` and add ``checks`` instead."""
-    drop = (
-        "DO $$ DECLARE c record; BEGIN FOR c IN SELECT conname FROM pg_constraint "
-        f"WHERE conrelid = '{table}'::regclass AND contype = 'c' LOOP "
-        f"EXECUTE format('ALTER TABLE {table} DROP CONSTRAINT %I', c.conname); END LOOP; END $$"
-    )
-    add = f"ALTER TABLE {table} " + ", ".join(f"ADD CHECK ({check})" for check in checks)
-    return (Only("postgres", drop), Only("postgres", add))
-
+from bot.storage.schema_steps import Only, Step, replace_checks, sqlite_only
 
 _V2 = (
     """CREATE TABLE meta (
@@ -245,7 +215,7 @@ _V8: tuple[Step, ...] = (
     # the balance it leaves). Ordinary debits stay guarded by ``ledger.move``'s
     # ``balance >= amount``, which a purse below zero never meets. SQLite cannot alter a CHECK:
     # the table is rebuilt (foreign keys off, see ``REBUILDS``), ids kept.
-    *_sqlite(
+    *sqlite_only(
         """CREATE TABLE accounts_v8 (
             id INTEGER PRIMARY KEY,
             kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world')),
@@ -271,7 +241,7 @@ _V8: tuple[Step, ...] = (
             WHERE kind IN ('offering', 'world')""",
     ),
     Only("postgres", "ALTER TABLE accounts ADD COLUMN floor INTEGER NOT NULL DEFAULT 0"),
-    *_replace_checks(
+    *replace_checks(
         "accounts",
         "kind IN ('purse', 'pot', 'offering', 'world')",
         "floor <= 0",
@@ -282,7 +252,7 @@ _V8: tuple[Step, ...] = (
     ),
     # A correction reverses one earlier movement (``reverses``), at most once; it is never
     # reversed itself. Nothing is deleted: the movement and its reversal both stay.
-    *_sqlite(
+    *sqlite_only(
         """CREATE TABLE movements_v8 (
             id INTEGER PRIMARY KEY,
             at INTEGER NOT NULL,
@@ -308,7 +278,7 @@ _V8: tuple[Step, ...] = (
             WHERE table_id IS NOT NULL""",
     ),
     Only("postgres", "ALTER TABLE movements ADD COLUMN reverses INTEGER REFERENCES movements (id)"),
-    *_replace_checks(
+    *replace_checks(
         "movements",
         "kind IN ('grant', 'take', 'transfer', 'stake', 'payout', 'refund', 'offering', "
         "'correction')",
@@ -354,7 +324,7 @@ _V12: tuple[Step, ...] = (
     # Side bets (``bot.storage.side_bets``): a spectator's stake on a seat of a table, held in
     # the table's escrow account (a new account kind, so the CHECKs change: the accounts table
     # is rebuilt as in migration 8, ids kept) until the table ends and the ledger pays it out.
-    *_sqlite(
+    *sqlite_only(
         """CREATE TABLE accounts_v12 (
             id INTEGER PRIMARY KEY,
             kind TEXT NOT NULL CHECK (kind IN ('purse', 'pot', 'offering', 'world', 'escrow')),
@@ -379,7 +349,7 @@ _V12: tuple[Step, ...] = (
             WHERE kind = 'purse'""",
         "CREATE UNIQUE INDEX accounts_pot ON accounts (table_id) WHERE kind = 'pot'",
     ),
-    *_replace_checks(
+    *replace_checks(
         "accounts",
         "kind IN ('purse', 'pot', 'offering', 'world', 'escrow')",
         "floor <= 0",

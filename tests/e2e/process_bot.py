@@ -9,8 +9,9 @@ the JSON names. It answers commands, one a line on stdin, with one ``@@{json}`` 
   service, as GMs clicking at once would: how many went through and how many were refused;
 - ``quit``: close the bot and report the errors it logged.
 
-:class:`BotProcess` is the parent's side: ``async with BotProcess(config, log) as bot``, and
-``bot.kill()`` is a ``kill -9``.
+:class:`BotProcess` is the parent's side (the load bench's :class:`~bench.load_child.Child`,
+running this module): ``async with BotProcess(config, log) as bot``; ``bot.kill()`` is a
+``kill -9``, and ``bot.start()`` starts it again.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from pathlib import Path
 from types import SimpleNamespace, TracebackType
 from typing import Any
 
-READY_SECONDS = 60.0
+from bench.load_child import Child
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -76,53 +78,17 @@ async def serve(config: dict[str, Any]) -> None:
                 return
 
 
-class BotProcess:
+class BotProcess(Child):
     """The parent's handle on one bot process (see the module docstring)."""
 
-    def __init__(self, config: dict[str, Any], log: Path) -> None:
-        self.config, self.log = config, log
-        self.process: asyncio.subprocess.Process | None = None
-
-    async def __aenter__(self) -> BotProcess:
-        await self.start()
-        return self
-
-    async def start(self) -> None:
-        with self.log.open("ab") as err:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "tests.e2e.process_bot",
-                json.dumps(self.config),
-                cwd=ROOT,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=err,
-            )
-        await asyncio.wait_for(self._answer(), READY_SECONDS)
-
-    async def ask(self, command: str) -> dict[str, Any]:
-        assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write(command.encode() + b"\n")
-        await self.process.stdin.drain()
-        return await asyncio.wait_for(self._answer(), 60.0)
+    def command(self) -> list[str]:
+        return ["-m", "tests.e2e.process_bot"]
 
     async def kill(self) -> None:
         """``kill -9``: no close, no commit, no goodbye to the gateway."""
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
-
-    async def _answer(self) -> dict[str, Any]:
-        assert self.process is not None and self.process.stdout is not None
-        while True:
-            line = await self.process.stdout.readline()
-            if not line:
-                tail = self.log.read_text(errors="replace")[-3000:]
-                raise RuntimeError(f"the bot process ended:\n{tail}")
-            if line.startswith(b"@@"):
-                answer: dict[str, Any] = json.loads(line[2:])
-                return answer
 
     async def __aexit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

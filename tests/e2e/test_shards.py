@@ -21,7 +21,6 @@ import pytest
 from bot.services.surfaces import SurfaceService
 from bot.services.tables import TableService
 from bot.storage.opening import open_database
-from tests import pg
 from tests.e2e.pazaak_support import moves_log, settle
 from tests.fakediscord import (
     MANAGE_GUILD,
@@ -33,7 +32,9 @@ from tests.fakediscord import (
 )
 from tests.fakediscord.clock import FakeClock
 from tests.fakediscord.gateway import shard_of
+from tests.services.conftest import backend
 
+__all__ = ["backend"]  # the fixture: a SQLite file, then a PostgreSQL database
 COUNT = 4
 LOW, HIGH = [0, 1], [2, 3]
 WH, GC = "wh", 240
@@ -55,17 +56,8 @@ class Bots:
         return self.low if shard_of(guild.id, COUNT) in LOW else self.high
 
 
-@pytest.fixture(params=pg.BACKENDS)
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
-    if request.param == "sqlite":
-        yield tmp_path / "szulernia.db"
-        return
-    async with pg.scratch() as url:
-        yield url
-
-
 @pytest.fixture
-async def bots(fake: FakeDiscord, database: Path | str) -> AsyncIterator[Bots]:
+async def bots(fake: FakeDiscord, backend: Path | str) -> AsyncIterator[Bots]:
     inn_low = fake.add_guild("The Low Inn", shard=(1, COUNT))
     inn_high = fake.add_guild("The High Inn", shard=(2, COUNT))
     clock = FakeClock()
@@ -73,7 +65,7 @@ async def bots(fake: FakeDiscord, database: Path | str) -> AsyncIterator[Bots]:
     def harness(shards: list[int]) -> BotHarness:
         return BotHarness(
             fake,
-            database=database,  # one database for both, as in production
+            database=backend,  # one database for both, as in production
             clock=clock,
             identify_spacing=0.0,
             bot_settings={"shard_count": COUNT, "shard_ids": shards},
@@ -207,7 +199,7 @@ async def test_a_restarted_bot_restores_and_times_only_its_own_tables(bots: Bots
 
 
 async def test_only_its_own_behind_tables_are_redrawn_at_a_bots_start(
-    bots: Bots, database: Path | str
+    bots: Bots, backend: Path | str
 ) -> None:
     fake = bots.fake
     low_inn, high_inn = Inn(bots, bots.inn_low), Inn(bots, bots.inn_high)
@@ -220,7 +212,7 @@ async def test_only_its_own_behind_tables_are_redrawn_at_a_bots_start(
     await bots.low.clock.advance(2)
     # both turns run out while no bot runs: saved, and drawn nowhere (as after a crash between
     # a step's commit and its redraw)
-    db = await open_database(database)
+    db = await open_database(backend)
     try:
         tables = TableService(db, clock=bots.low.clock, surfaces=SurfaceService(db))
         for table_id in (low_table, high_table):
