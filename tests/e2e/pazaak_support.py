@@ -126,6 +126,12 @@ class Table:
         yes = next(b for b in self.challenge.buttons if b["custom_id"].endswith(":yes"))
         accept = await self.fake.click(self.users["B"], self.challenge, custom_id=yes["custom_id"])
         await settle(self.fake, self.harness, accept)
+        # the board may come after a pause longer than settle's quiet (a picture to draw on a
+        # loaded machine)
+        await self.fake.wait_for(
+            lambda: any(m.embeds for m in self.fake.tavern.messages), what="the board"
+        )
+        await settle(self.fake, self.harness)
         boards = [m for m in self.fake.tavern.messages if m.embeds]
         assert len(boards) == 1, self.channel_texts()
         self.board = boards[0]

@@ -258,7 +258,9 @@ async def pazaak_on_high(bots: Bots) -> tuple[FakeMessage, FakeUser, str, int]:
     challenge = await asked.reply()
     accept = await fake.click(users["Bastila"], challenge, "Accept")
     await settle(fake, high, accept)
-    board = next(m for m in guild.text_channel.messages if m.embeds)
+    board = await fake.wait_for(  # after the accept's step: a while, on a loaded machine
+        lambda: next((m for m in guild.text_channel.messages if m.embeds), None), what="the board"
+    )
     turn = re.search(r"\*\*(\w+)\*\* to play", board.text)
     assert turn, board.text
     table_id = int(board.buttons[0]["custom_id"].split(":")[1])
@@ -365,7 +367,9 @@ async def test_only_the_tables_own_bot_plays_its_npc(bots: Bots) -> None:
     await settle(fake, bots.high, asked)
     accept = await fake.click(alice, challenge, "Accept")
     await settle(fake, bots.high, accept)
-    board = next(m for m in guild.text_channel.messages if m.embeds)
+    board = await fake.wait_for(  # after the accept's step: a while, on a loaded machine
+        lambda: next((m for m in guild.text_channel.messages if m.embeds), None), what="the board"
+    )
     table_id = int(board.buttons[0]["custom_id"].split(":")[1])
     if (await services.tables.get(table_id)).state.current_player == ahsoka.id:
         end = next(b for b in board.buttons if b["custom_id"].endswith(":end"))
