@@ -1,13 +1,16 @@
 """Pazaak's computer players against each other: win rates and decision times.
 
-``python bench/ai_pazaak.py [--matches N] [--workers W] [--deck CODES] [--skills] [--caught]``
+``python bench/ai_pazaak.py [--matches N] [--workers W] [--deck CODES] [--skills] [--caught]
+[--only LEVEL] [--against LEVEL] [--hand H]``
 
 For each pairing, N matches (default 10,000) through the rules core: N/2 seeds, each played twice
 with the seats swapped, so that the seats and the set-1 starter are balanced. Both players use
 the same 10-card side deck (``--deck``; by default the starter's +1..+5 with their minus twins,
 -1..-5). Prints the first player's match win rate with a 95% interval (normal approximation),
 then the median and p99 time of one decision by level, over every pairing. Prints figures;
-never passes or fails. Runs on ``--workers`` processes (default 2).
+never passes or fails. Runs on ``--workers`` processes (default 2). ``--only`` and ``--against``
+keep the pairings of those levels; ``--hand H`` cuts both hands to H cards, the reduced games
+whose exact best response ``bench/pazaak_bound.py`` computes, so the two can be compared.
 
 ``--caught`` instead plays a cheating Master (skills on, Gamble: one hidden swap a match) against
 a fair Master whose Perception is each of ``PERCEPTIONS``, and prints swaps per match, the share
@@ -33,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.ai import pazaak as ai
 from bot.ai.peeking import decide_peeking
 from bot.rules import pazaak
+from bot.rules.pazaak.state import player_with, state_with
 
 DECK = "+1 +2 +3 +4 +5 -1 -2 -3 -4 -5"
 PAIRINGS: tuple[tuple[ai.Level, ai.Level, float], ...] = (
@@ -49,25 +53,20 @@ SET_CAP = 200
 PERCEPTIONS = (0, 30, 60)
 """The fair player's Perception in ``--caught``: never, sometimes, often caught."""
 
-Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool, bool]
-"""(first, second, seed, side deck, skills, the first has the house edge)."""
+Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool, bool, int]
+"""(first, second, seed, side deck, skills, the first has the house edge, hand cards each)."""
 
 
 def play(job: Job) -> tuple[int, dict[str, list[float]]]:
     """One match of ``first`` against ``second`` (``first`` in seat 0 when ``seed`` is even,
     seat 1 when odd): 1 if ``first`` won, and each level's decision times in seconds."""
-    first, second, seed, deck, skills, peeking = job
+    first, second, seed, deck, skills, peeking, hand = job
     styles = (ai.Style(first), ai.Style(second))
     first_seat = 1 if seed % 2 else 0
     if seed % 2:
         styles = styles[::-1]
     dealer = random.Random(seed // 2)
-    selection = pazaak.parse_side_cards(deck)
-    settings = pazaak.PazaakSettings(skills=skills)
-    traits = (pazaak.Traits(luck=True), pazaak.Traits(luck=True)) if skills else None
-    state, _ = pazaak.new_match(
-        settings, 1, selection, 2, selection, dealer, *(() if traits is None else (traits,))
-    )
+    state = deal_match(dealer, deck, skills, hand)
     minds = {1: random.Random(seed), 2: random.Random(~seed)}
     times: dict[str, list[float]] = defaultdict(list)
     while not pazaak.is_over(state) and state.set_number <= SET_CAP:
@@ -85,11 +84,28 @@ def play(job: Job) -> tuple[int, dict[str, list[float]]]:
     return int(winner_seat == first_seat), times
 
 
+def deal_match(
+    dealer: random.Random, deck: tuple[str, ...], skills: bool, hand: int = pazaak.HAND_SIZE
+) -> pazaak.PazaakState:
+    """A new match between players 1 and 2, each with ``deck``; with ``hand`` under 4, each hand
+    is cut to its first ``hand`` cards (a reduced game, as ``bench/pazaak_bound.py`` solves)."""
+    selection = pazaak.parse_side_cards(deck)
+    settings = pazaak.PazaakSettings(skills=skills)
+    traits = (pazaak.Traits(luck=True), pazaak.Traits(luck=True)) if skills else None
+    state, _ = pazaak.new_match(
+        settings, 1, selection, 2, selection, dealer, *(() if traits is None else (traits,))
+    )
+    if hand < pazaak.HAND_SIZE:
+        cut = tuple(player_with(p, hand=p.hand[:hand]) for p in state.players)
+        state = state_with(state, players=(cut[0], cut[1]))
+    return state
+
+
 def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
     """The sets of one match of ``first`` against itself, from seat 0's side and seat 1's:
     ``(own cards, their cards, 1 won / 0 tied / -1 lost, own cards spent)``, hands counted as
     the set starts (what ``bot.ai.pazaak.match_values`` is fitted to)."""
-    level, _, seed, deck, skills, _ = job
+    level, _, seed, deck, skills, _, _ = job
     style = ai.Style(level)
     dealer, mind = random.Random(seed), random.Random(~seed)
     selection = pazaak.parse_side_cards(deck)
@@ -117,7 +133,7 @@ def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
 def calibrate(level: ai.Level, matches: int, deck: tuple[str, ...], workers: int) -> None:
     """Print, by the hand sizes at a set's start, how sets of ``level`` against itself end."""
     tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    jobs = [(level, level, seed, deck, False, False) for seed in range(matches)]
+    jobs = [(level, level, seed, deck, False, False, pazaak.HAND_SIZE) for seed in range(matches)]
     with multiprocessing.Pool(workers) as pool:
         for sets in pool.imap_unordered(set_stats, jobs, chunksize=50):
             for mine, theirs, outcome, spent in sets:
@@ -200,6 +216,14 @@ def main() -> None:
     parser.add_argument("--deck", default=DECK, help=f"10 side-card codes (default {DECK!r})")
     parser.add_argument("--skills", action="store_true", help="skills on, both players lucky")
     parser.add_argument("--only", help="run the pairings whose first player is this level")
+    parser.add_argument("--against", help="and whose second player is this level")
+    parser.add_argument(
+        "--hand",
+        type=int,
+        default=pazaak.HAND_SIZE,
+        choices=range(pazaak.HAND_SIZE + 1),
+        help="hand cards each (a reduced game, to compare with bench/pazaak_bound.py)",
+    )
     parser.add_argument(
         "--calibrate", metavar="LEVEL", help="instead: how sets of LEVEL against itself end"
     )
@@ -224,16 +248,18 @@ def main() -> None:
         f"({matches // 2} seeds, seats swapped); side deck {' '.join(deck)}; "
         f"skills {'on' if args.skills else 'off'}; {args.workers} worker(s)"
         + ("; the first player has the house edge (sees every hand)" if args.peeking else "")
+        + (f"; a reduced game, {args.hand} hand cards each" if args.hand < pazaak.HAND_SIZE else "")
     )
     all_times: dict[str, list[float]] = defaultdict(list)
     print(f"{'pairing':<22} {'win rate':>8}  {'95% interval':<15} {'goal':<6} time")
     with multiprocessing.Pool(args.workers) as pool:
         for first, second, goal in PAIRINGS:
-            if args.only and first != args.only:
+            if (args.only and first != args.only) or (args.against and second != args.against):
                 continue
             start = time.perf_counter()
             jobs = [
-                (first, second, seed, deck, args.skills, args.peeking) for seed in range(matches)
+                (first, second, seed, deck, args.skills, args.peeking, args.hand)
+                for seed in range(matches)
             ]
             wins = 0
             for won, times in pool.imap_unordered(play, jobs, chunksize=50):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import random
 import sys
 
 import pytest
 
+from bench.ai_pazaak import deal_match
 from bench.pazaak_bound import Oracle, play
 from bot.rules import pazaak
 
@@ -66,3 +68,16 @@ def test_the_rival_moves_as_novice_plays() -> None:
         False,
         2,
     )
+
+
+@pytest.mark.parametrize("hand", [0, 1, 3])
+def test_the_bench_cuts_both_hands_for_a_reduced_game(hand: int) -> None:
+    """``bench/ai_pazaak.py --hand H`` plays the games the bound solves: the same deal as the
+    full game, each hand cut to its first H cards, and nothing else changed."""
+    codes = tuple(c.code for c in DECK)
+    full = deal_match(random.Random(7), codes, skills=False)
+    cut = deal_match(random.Random(7), codes, skills=False, hand=hand)
+    for whole, part in zip(full.players, cut.players, strict=True):
+        assert len(whole.hand) == pazaak.HAND_SIZE
+        assert part.hand == whole.hand[:hand]
+    assert (cut.pool, cut.set_number, cut.turn_seat) == (full.pool, full.set_number, full.turn_seat)
