@@ -7,11 +7,14 @@ methods:
     @act("fold", who="turn", fresh=True)
     async def fold(self, click: Click) -> None: ...
 
-The kit registers one ``DynamicItem`` class bound to the cog. Its ``interaction_check`` reads the
+The kit receives its components itself, from ``on_interaction`` (:meth:`TableKit.received`):
+every component whose custom_id is the game's (:func:`~cogs.kit.ids.grammar`), from any message,
+also one drawn before a restart. A ``DynamicItem`` would do the same, but discord.py rebuilds the
+clicked message's whole view for each of its clicks, and nothing here reads it. The kit reads the
 table and its roster once and authorises the click (``who``: anyone, a seated player, the player
-on turn, the table's opener or a GM; ``fresh``: drawn at the table's current version); its
-callback runs the handler. A dialog is a :class:`TableDialog`: its custom_id is its act's, and its
-submit is authorised and run the same way.
+on turn, the table's opener or a GM; ``fresh``: drawn at the table's current version), then runs
+the handler. A dialog is a :class:`TableDialog`: its custom_id is its act's, and its submit is
+authorised and run the same way.
 
 Acknowledge first. The table, its roster, its opener and the guild's language come from what the
 services keep (the table service's per-version cache, the guild service's rows), so the common
@@ -34,7 +37,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 import discord
 from discord.ext import commands
@@ -49,6 +52,7 @@ from cogs.common import is_gm
 from cogs.history import HistoryScene
 from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, deferred_update, dialog_fields, dialog_values, grammar
+from cogs.kit.messages import edit_original
 from cogs.kit.publisher import Publisher
 from cogs.replies import Refused, bot_of, report
 
@@ -108,40 +112,6 @@ class Click:
         return self.table.state
 
 
-class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!x)x"):
-    """The base of each game's one ``DynamicItem`` (a button or a select menu): see
-    :meth:`TableKit.item_class`."""
-
-    owner: ClassVar[TableKit]
-
-    def __init__(self, item: discord.ui.Item[Any], target: Target) -> None:
-        super().__init__(item)
-        self.target = target
-        self.click: Click | None = None
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(item, Target.parse(match))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        self.owner.bot.in_flight.join()
-        values: tuple[str, ...] = ()
-        if isinstance(self.item, discord.ui.Select):
-            values = tuple(str(v) for v in self.item.values)
-        try:
-            self.click = await self.owner.authorise(interaction, self.target, values)
-        except Exception as exc:
-            await self.owner.refuse(interaction, exc, self.target)
-            return False
-        return True
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if self.click is not None:
-            await self.owner.run(self.click)
-
-
 ROUTED = "szulernia.dialog"
 """The ``Interaction.extras`` key a :class:`TableDialog` sets on a submit discord.py gave it."""
 DIALOG_SECONDS = 900
@@ -156,7 +126,7 @@ class TableDialog(discord.ui.Modal):
 
     discord.py routes a submit by the custom_id of a dialog sent in this process, until it is
     submitted or :data:`DIALOG_SECONDS` pass. It keeps dialogs in memory only, so one sent before
-    a restart is routed by nobody: the kit's listener (:meth:`TableKit.unrouted_dialog`) takes
+    a restart is routed by nobody: the kit's listener (:meth:`TableKit.received`) takes
     that one, and no other (see :data:`ROUTED`)."""
 
     def __init__(self, target: Target, *, title: str) -> None:
@@ -198,7 +168,7 @@ class TableKit:
                     names, who, fresh, modal = marked
                     for name in names:
                         self._acts[name] = ActSpec(name, who, fresh, value, modal)
-        self._item = self.item_class()
+        self._pattern = re.compile(grammar(self.PREFIX))
 
     # --- what each game says -------------------------------------------------------------------
 
@@ -212,46 +182,40 @@ class TableKit:
 
     # --- wiring ----------------------------------------------------------------------------------
 
-    def item_class(self) -> type[TableItem]:
-        """This cog's ``DynamicItem``: every component whose custom_id starts with ``PREFIX:``."""
-        kit = self
-
-        class Item(TableItem, template=grammar(self.PREFIX)):
-            owner = kit
-
-        Item.__name__ = Item.__qualname__ = f"{type(self).__name__}Item"
-        return Item
-
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(self._item)
         healed = await self.publisher.publish_behind(self.GAME)
         if healed:
             log.info("%s: brought %d table(s) up to date", self.GAME, healed)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(self._item)
         self.publisher.close()
 
     @commands.Cog.listener("on_interaction")
-    async def unrouted_dialog(self, interaction: discord.Interaction[Any]) -> None:
-        """A submitted dialog of this game that discord.py routed to no :class:`TableDialog`:
-        one sent before a restart (discord.py keeps dialogs in memory only, by custom_id)."""
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        if interaction.extras.get(ROUTED):
-            return
+    async def received(self, interaction: discord.Interaction[Any]) -> None:
+        """A component of this game (a button, a menu's pick), or a submitted dialog of this
+        game that discord.py routed to no :class:`TableDialog`: one sent before a restart
+        (discord.py keeps dialogs in memory only, by custom_id)."""
         data: Any = interaction.data or {}
-        target = Target.from_custom_id(self.PREFIX, str(data.get("custom_id", "")))
-        if target is None:
+        kind = interaction.type
+        if kind is discord.InteractionType.component:
+            match = self._pattern.fullmatch(str(data.get("custom_id", "")))
+            if match is not None:
+                values = tuple(str(v) for v in data.get("values") or ())
+                await self.submit(interaction, Target.parse(match), values)
+            return
+        if kind is not discord.InteractionType.modal_submit or interaction.extras.get(ROUTED):
+            return
+        match = self._pattern.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
             return
         fields: dict[str, str] = {}
         dialog_fields(data.get("components") or [], fields)
-        await self.submit(interaction, target, tuple(fields.values()))
+        await self.submit(interaction, Target.parse(match), tuple(fields.values()))
 
     async def submit(
         self, interaction: discord.Interaction[Any], target: Target, values: tuple[str, ...]
     ) -> None:
-        """Authorise a submitted dialog as a click on its act, and run the act."""
+        """Authorise a click or a submitted dialog on its act, and run the act."""
         self.bot.in_flight.join()
         try:
             click = await self.authorise(interaction, target, values)
@@ -346,7 +310,7 @@ class TableKit:
             if not interaction.response.is_done():
                 await interaction.response.defer()
             try:
-                await interaction.edit_original_response(view=None)
+                await edit_original(interaction, view=None)
             except discord.HTTPException:
                 log.info("could not take the buttons off an old message of table %d", table_id)
         await self.publisher.publish(table_id, via=interaction)

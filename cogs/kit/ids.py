@@ -47,11 +47,6 @@ class Target:
             match["game"], int(match["table"]), int(match["ver"]), match["act"], match["arg"] or ""
         )
 
-    @classmethod
-    def from_custom_id(cls, game: str, custom_id: str) -> Target | None:
-        match = re.fullmatch(grammar(game), custom_id)
-        return None if match is None else cls.parse(match)
-
 
 def button(
     target: Target,

@@ -1,12 +1,15 @@
-"""Small message helpers of the publisher: a draft sent by DM, the errors that mean a message
-is gone for good, and taking the buttons off a replaced table message."""
+"""Small message helpers of the publisher: a draft sent by DM, an edit through a click's token,
+the errors that mean a message is gone for good, and taking the buttons off a replaced table
+message."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from cogs.kit.frame import Draft
 from cogs.replies import send_dm
@@ -31,6 +34,28 @@ async def dm(bot: SzulerniaBot, user_id: int, draft: Draft, nonce: str) -> disco
         nonce=nonce,
         file=None if picture is None else picture.file,
     )
+
+
+async def edit_original(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """``interaction.edit_original_response(**fields)``, less what nothing here needs: discord.py
+    would parse the message Discord sends back, and keep the view in its view store to dispatch
+    the message's components (the kit receives its components itself, ``TableKit.received``).
+    Most moves make one such edit (the table message), so this is on every move's path."""
+    state = interaction._state
+    http = state.http
+    with handle_message_parameters(
+        previous_allowed_mentions=state.allowed_mentions, **fields
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
 
 
 def unreachable(exc: discord.HTTPException) -> bool:

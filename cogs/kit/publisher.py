@@ -40,7 +40,7 @@ from cogs.kit import threads
 from cogs.kit.announce import CLOSED_DM, Posting
 from cogs.kit.frame import Draft, Hand, Scene
 from cogs.kit.ids import deferred_update, on_channel_message, table_of
-from cogs.kit.messages import dm, strip, unreachable
+from cogs.kit.messages import dm, edit_original, strip, unreachable
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -306,7 +306,7 @@ class Publisher:
             if note is not None:
                 shown["content"] = note
             try:
-                await token.edit_original_response(**shown)
+                await edit_original(token, **shown)
                 return
             except discord.HTTPException as exc:  # an expired token: the REST edit still works
                 log.info("editing through the interaction failed (%s); editing directly", exc)

@@ -30,6 +30,7 @@ from bot.services.table_steps import CLOSED
 from cogs.common import acting_character, guild_id_of
 from cogs.kit.cog import Click, TableDialog, TableKit, act
 from cogs.kit.ids import Target, button, select
+from cogs.kit.messages import edit_original
 from cogs.replies import answer
 
 EXAMPLES = {"wh": 240, "cr": 250}
@@ -140,7 +141,7 @@ class WatchActs(TableKit):
     async def watch_refresh(self, click: Click) -> None:
         """Refresh: the spectator's own message, drawn again."""
         await self.ack(click)
-        await click.interaction.edit_original_response(**await self.watch_message(click))
+        await edit_original(click.interaction, **await self.watch_message(click))
 
     @act("sbseat", modal=True)
     async def side_bet_seat(self, click: Click) -> None:
@@ -209,7 +210,7 @@ class WatchActs(TableKit):
         await answer(interaction, done)
         if interaction.message is not None:  # the spectator's view shows the bet at once
             with contextlib.suppress(discord.HTTPException):
-                await interaction.edit_original_response(**await self.watch_message(click))
+                await edit_original(interaction, **await self.watch_message(click))
 
     async def _may_watch_bet(self, click: Click, table: TableView) -> bool:
         """Whether the user's view offers the side bets' menu (not to a player, nor the GM who

@@ -39,6 +39,7 @@ from bot.services.errors import (
 from bot.services.outcomes import Character
 from cogs.kit.cog import TableKit
 from cogs.kit.ids import Target, grammar
+from cogs.kit.messages import edit_original
 from cogs.pazaak.people import controls
 from cogs.pazaak.views import CHALLENGE_PREFIX
 from cogs.replies import Refused, answer, lang_of, report
@@ -285,7 +286,7 @@ class ChallengeActs(TableKit):
             try:
                 if not via.response.is_done():
                     await via.response.defer()
-                await via.edit_original_response(content=text, view=None, allowed_mentions=QUIET)
+                await edit_original(via, content=text, view=None, allowed_mentions=QUIET)
                 await challenges.drew(row.id)
                 return
             except discord.HTTPException as exc:

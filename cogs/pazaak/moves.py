@@ -28,6 +28,7 @@ from bot.services.errors import StaleAction
 from bot.services.outcomes import TableOutcome
 from cogs.kit.cog import Click, TableKit, act
 from cogs.kit.frame import with_picture
+from cogs.kit.messages import edit_original
 from cogs.pazaak.scene import PazaakScene, hand_key
 from cogs.pazaak.views import (
     RULINGS,
@@ -88,7 +89,7 @@ class MatchActs(TableKit):
         emojis = self.bot.app_emojis
         embed = render.hand(table.state, player, names, click.lang, icons=emojis.icons())
         buttons = hand_view(table.table_id, table.version, table.state, player, click.lang, emojis)
-        await click.interaction.edit_original_response(embed=embed, view=buttons)
+        await edit_original(click.interaction, embed=embed, view=buttons)
 
     async def _hand_seat(self, click: Click) -> int:
         """The seat whose hand card was clicked: the user's only seat; for a user who plays both
@@ -161,8 +162,8 @@ class MatchActs(TableKit):
         outcome = await self._hand_card(click, action, refresh=False)
         played = next(e for e in outcome.events if isinstance(e, pazaak.CardPlayed))
         card = render.played_text(played.card, played.value, click.lang)
-        await click.interaction.edit_original_response(
-            content=t(click.lang, "pazaak.hand.chose", card=card), view=None
+        await edit_original(
+            click.interaction, content=t(click.lang, "pazaak.hand.chose", card=card), view=None
         )
 
     @act("hand", who="seated")
@@ -218,7 +219,7 @@ class MatchActs(TableKit):
         await self.ack(click)
         await self.step(click, pazaak.Forfeit(player), expected=None, seat=player)
         text = t(click.lang, "pazaak.forfeit.done", name=_names(click)[player])
-        await click.interaction.edit_original_response(content=text, view=None)
+        await edit_original(click.interaction, content=text, view=None)
 
     # --- skills (table option ``skills``) -------------------------------------------------------
 
@@ -270,7 +271,7 @@ class MatchActs(TableKit):
             card=render.card_label(swapped.card, click.lang),
             by=_names(click)[caught.by] if caught is not None else "",
         )
-        await click.interaction.edit_original_response(content=text, view=None)
+        await edit_original(click.interaction, content=text, view=None)
 
     @act("rule", who="opener", fresh=True)
     async def rule(self, click: Click) -> None:

@@ -15,6 +15,7 @@ from bot.services.outcomes import Character, TableView
 from cogs.common import acting_character, guild_id_of, own_characters
 from cogs.kit import threads
 from cogs.kit.cog import Click, Roster, TableKit, act
+from cogs.kit.messages import edit_original
 from cogs.pegaz.scene import PegazScene, who_of
 from cogs.pegaz.views import character_pick_view
 from cogs.replies import Refused, answer, lang_of
@@ -118,7 +119,7 @@ class Seating(TableKit):
         if character is None:
             raise NotOwner(character=wanted, user=interaction.user.id)
         text = await self.sit(interaction, click.table.table_id, character)
-        await interaction.edit_original_response(content=text, view=None)
+        await edit_original(interaction, content=text, view=None)
 
     @act("leave", who="seated")
     async def leave(self, click: Click) -> None:

@@ -18,6 +18,7 @@ from bot.services.errors import StaleAction
 from bot.services.outcomes import TableView
 from cogs.kit.cog import Click, TableKit, act
 from cogs.kit.layout import is_v2
+from cogs.kit.messages import edit_original
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import who_of
 from cogs.pegaz.views import RAISE_ONLY, check_view, confirm_view, done_view, exchange_modal
@@ -73,9 +74,9 @@ async def _last_word(interaction: discord.Interaction[Any], text: str) -> None:
     components gone: a V2 message stays one (a text display), one drawn before the layout came
     gets the text as its content."""
     if is_v2(interaction.message):
-        await interaction.edit_original_response(view=done_view(text))
+        await edit_original(interaction, view=done_view(text))
     else:
-        await interaction.edit_original_response(content=text, view=None)
+        await edit_original(interaction, content=text, view=None)
 
 
 def _may_check(state: pegaz.PegazState, turn: int) -> bool:
@@ -119,7 +120,7 @@ class Turns(TableKit):
             roster=who_of(click.roster),
             lang=click.lang,
         )
-        await interaction.edit_original_response(content=text, embed=embed, view=None)
+        await edit_original(interaction, content=text, embed=embed, view=None)
 
     @act("xchg", who="turn", fresh=True, modal=True)
     async def exchange_dialog(self, click: Click) -> None:
