@@ -333,10 +333,10 @@ class SzulerniaBot(commands.AutoShardedBot):
         return self._npc_players
 
     async def _restore(self) -> None:
-        """Keep every open table in memory, beside the first clicks: READY does not wait for it
-        (a table clicked before it is kept is read then)."""
+        served = (self.wait_until_ready(), self.timers.looked(), self.npc_players.looked())
+        await asyncio.gather(*served)  # READY and the loops' first looks: then keep the tables
         try:
-            restored = await self.services.tables.restore()
+            restored = await self.services.tables.keep_open()
         except Exception:
             log.exception("restoring the open tables failed; each is read when next used")
             return

@@ -25,6 +25,7 @@ class Loop:
         self._sleeper = sleeper
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._looked = asyncio.Event()
 
     def start(self) -> None:
         if self._task is None:
@@ -35,12 +36,18 @@ class Loop:
         """The running loop (None when stopped)."""
         return self._task
 
+    async def looked(self) -> None:
+        """Wait until the loop's first pass is done or failed (at once if it is not running)."""
+        if self._task is not None:
+            await self._looked.wait()
+
     def poke(self) -> None:
         """Run a pass at once (something the pass looks at changed)."""
         self._wake.set()
 
     async def stop(self) -> None:
         task, self._task = self._task, None
+        self._looked.set()
         if task is not None:
             # Python 3.11's wait_for may swallow a cancel that races a poke: the loop also ends
             # when it sees that it is no longer the task to run.
@@ -61,7 +68,11 @@ class Loop:
         return False
 
     async def _run(self) -> None:
-        await self.begin()
+        try:
+            await self.begin()
+        except BaseException:
+            self._looked.set()  # no pass will come: nobody waits for one
+            raise
         while self._task is asyncio.current_task():
             try:
                 delay = await self.tick()
@@ -70,6 +81,7 @@ class Loop:
             except Exception:
                 log.exception("%s failed; trying again shortly", self.NAME)
                 delay = RETRY_S
+            self._looked.set()
             self._wake.clear()
             if not self.pending():
                 await self._sleeper.sleep(max(delay, 0.01), wake=self._wake)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import bot.ai.pazaak as pazaak_ai
-import bot.ai.pegaz as pegaz_ai
-from bot.ai.peeking import decide_peeking
-from bot.ai.personalities import Personality
 from bot.rules import pazaak, pegaz
+
+if TYPE_CHECKING:
+    from bot.ai.peeking import Style
+    from bot.ai.personalities import Personality
 
 BIG_RAISE = 2
 """A raise of at least this many times the stake before it is a big one (worth a line)."""
@@ -43,7 +43,12 @@ def choose(
     *,
     house_edge: bool = False,
 ) -> Any:
-    """The move ``personality`` makes for ``player`` now (``house_edge``: seeing every hand)."""
+    """The move ``personality`` makes for ``player`` now (``house_edge``: seeing every hand).
+    The deciders (the Master's search tables among them) are imported at the first decision,
+    not with the bot."""
+    import bot.ai.pazaak as pazaak_ai
+    import bot.ai.pegaz as pegaz_ai
+
     if game == pazaak.GAME:
         style = pazaak_ai.Style(level=personality.level, cheats=bool(personality.cheats))  # type: ignore[arg-type]
         if house_edge:
@@ -53,6 +58,13 @@ def choose(
     if house_edge:
         return decide_peeking(state, player, pegaz_style, rng)
     return pegaz_ai.decide(pegaz.view(state, player), pegaz_style, rng)
+
+
+def decide_peeking(state: object, player: int, style: Style, rng: random.Random) -> object:
+    """:func:`bot.ai.peeking.decide_peeking`, imported with the first peek."""
+    from bot.ai import peeking
+
+    return peeking.decide_peeking(state, player, style, rng)
 
 
 def fallback(game: str, state: Any, player: int, rng: random.Random) -> Any | None:

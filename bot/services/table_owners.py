@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from bot.services.errors import StaleAction
 from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_deadlines import Deadlines
+from bot.services.table_loads import Dormant
 from bot.services.table_reads import view_of
 from bot.services.table_rosters import Rosters
 from bot.services.table_steps import CLOSED, Live
@@ -41,7 +42,7 @@ FILL_FROM = 8
 
 class TableOwners:
     _db: Database
-    _cache: dict[int, Live]
+    _cache: dict[int, Live | Dormant]
     _rosters: Rosters
     _deadlines: Deadlines
     _locks: dict[int, asyncio.Lock]

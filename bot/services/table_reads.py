@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from bot.services.errors import UnknownTable
 from bot.services.outcomes import TableOutcome, TableView
 from bot.services.table_deadlines import Deadlines
-from bot.services.table_loads import Loader
+from bot.services.table_loads import Dormant, Loader
 from bot.services.table_rosters import Roster, Rosters
 from bot.services.table_steps import CLOSED, Live, decode, outcome_of, step_transfers
 from bot.storage import ledger, tables
@@ -44,7 +44,7 @@ class TableReads:
     _db: Database
     _loader: Loader
     _clock: Clock
-    _cache: dict[int, Live]
+    _cache: dict[int, Live | Dormant]
     _rosters: Rosters
     _deadlines: Deadlines
     _recent: dict[int, tuple[int, tuple[Any, ...]]]
@@ -63,12 +63,25 @@ class TableReads:
     ) -> list[tuple[int, int, int]]:
         raise NotImplementedError
 
+    def _kept(self, table_id: int) -> Live | None:
+        """The table as the cache keeps it, its state decoded now if the restore kept it encoded
+        (:class:`Dormant`); None if not kept (or its snapshot does not decode: it is read)."""
+        entry = self._cache.get(table_id)
+        if entry is None or isinstance(entry, Live):
+            return entry
+        live = self._loader.wake(entry)
+        if live is None:
+            del self._cache[table_id]
+        else:
+            self._cache[table_id] = live
+        return live
+
     def peek(self, table_id: int, seen: int | None = None) -> Seen | None:
         """The live table at its newest version with its roster, if the service keeps both
         (costs no SQL); else None (:meth:`look` reads them). ``seen``: the version a click
         was drawn at; a kept copy older than that is stale (another process stepped the
         table), and is read again."""
-        live = self._cache.get(table_id)
+        live = self._kept(table_id)
         if live is None:
             return None
         if seen is not None and seen > live.version:
@@ -98,9 +111,9 @@ class TableReads:
 
     async def opener(self, table_id: int) -> int:
         """The user who opened the table (``actor_id`` of :meth:`create`)."""
-        live = self._cache.get(table_id)
-        if live is not None:
-            return live.opener
+        entry = self._cache.get(table_id)
+        if entry is not None:
+            return entry.opener if isinstance(entry, Live) else entry.live.opener
         async with self._db.read() as tx:
             row = await tables.get(tx, table_id)
         if row is None:
@@ -186,7 +199,7 @@ class TableReads:
         if found is None:
             return None
         table_id, version = found
-        cached = self._cache.get(table_id)
+        cached = self._kept(table_id)
         if cached is not None and cached.version == version:
             live = cached
         else:

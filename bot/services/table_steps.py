@@ -57,14 +57,18 @@ class Live:
 def decode(rules: GameRules[Any, Any, Any], blobs: Sequence[bytes]) -> list[Any]:
     """Events from stored rows (one ``dump_events([event])`` each), parsed in one call where the
     rows are JSON arrays, which they are for every game here."""
-    if not blobs:
-        return []
-    if all(b[:1] == b"[" and b[-1:] == b"]" and len(b) > 2 for b in blobs):
-        return rules.load_events(b"[" + b",".join(b[1:-1] for b in blobs) + b"]")
     events: list[Any] = []
-    for blob in blobs:
+    for blob in joined(blobs):
         events.extend(rules.load_events(blob))
     return events
+
+
+def joined(blobs: Sequence[bytes]) -> tuple[bytes, ...]:
+    """Stored event rows as one JSON array where they all are arrays (one parse, one object
+    kept), else as they are: :func:`decode` reads either the same."""
+    if len(blobs) > 1 and all(b[:1] == b"[" and b[-1:] == b"]" and len(b) > 2 for b in blobs):
+        return (b"[" + b",".join(b[1:-1] for b in blobs) + b"]",)
+    return tuple(blobs)
 
 
 def _kind(transfer: Transfer) -> MovementKind:

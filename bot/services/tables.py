@@ -29,7 +29,7 @@ from bot.services.games import GameSpec, default_games
 from bot.services.outcomes import TableOutcome, TableView
 from bot.services.surfaces import SurfaceService
 from bot.services.table_deadlines import Deadlines
-from bot.services.table_loads import Loader
+from bot.services.table_loads import Dormant, Loader
 from bot.services.table_owners import TableOwners
 from bot.services.table_reads import TableReads, view_of
 from bot.services.table_rosters import Rosters, members_of, read
@@ -71,7 +71,7 @@ class TableService(TableOwners, TableReads):
         self._rng_factory = rng_factory
         self._clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, Live] = {}
+        self._cache: dict[int, Live | Dormant] = {}
         self._remembered = 0
         """How many steps have been put in the cache: a read from before one is not cached."""
         self._rosters = Rosters()
@@ -261,10 +261,13 @@ class TableService(TableOwners, TableReads):
         return view_of(await self._live(table_id))
 
     async def restore(self, *, snapshots: bool = True) -> list[TableView]:
-        """Rebuild every open table into the cache: each from its latest snapshot plus the events
-        after it, or (``snapshots=False``, or none usable) from all its events. The bot runs it
-        beside its first clicks (a table not kept yet is read when clicked), so a table that a
-        step moved meanwhile keeps what that step cached."""
+        """Every open table, kept (:meth:`keep_open`) and read as it is now (states decoded)."""
+        return [view_of(await self._live(t)) for t in await self.keep_open(snapshots=snapshots)]
+
+    async def keep_open(self, *, snapshots: bool = True) -> list[int]:
+        """Keep every open table (their ids): from its snapshot, or (``snapshots=False``, none
+        usable) its events, decoded when first used (``table_loads``). The bot runs it after
+        READY, beside the first clicks: a table a step moved meanwhile keeps that step's."""
         stepped: set[int] = set()
         self._stepping.append(stepped)
         try:
@@ -273,15 +276,17 @@ class TableService(TableOwners, TableReads):
                 rosters = members_of(await characters.seated_live(tx))
         finally:
             self._stepping.remove(stepped)
-        for live in found:
-            if live.id in stepped or live.id in self._cache:
+        for entry in found:
+            live = entry.live
+            if live.id in stepped:
                 continue
-            self._cache[live.id] = live
+            self._cache.setdefault(live.id, entry)  # one read meanwhile (a redraw) is as new
             self._rosters.put(live.id, live.version, live.seats, rosters.get(live.id, {}))
         if not self._deadlines.loaded:  # else they are the steps' since they were loaded
-            timed = [(x.id, x.version, x.deadline) for x in found if x.deadline is not None]
+            lives = [entry.live for entry in found]
+            timed = [(x.id, x.version, x.deadline) for x in lives if x.deadline is not None]
             self._deadlines.load(timed)
-        return [view_of(live) for live in found]
+        return [entry.live.id for entry in found]
 
     # --- inside -------------------------------------------------------------------------------
 
@@ -324,7 +329,7 @@ class TableService(TableOwners, TableReads):
                         return repeat
                     if seat is not None and await characters.owner_of(tx, seat) != actor_id:
                         raise NotSeated(player=actor_id)
-                    before = self._cache.get(table_id)
+                    before = self._kept(table_id)
                     if before is None:
                         before = await self._loader.load(tx, table_id, lock=True)
                         # the lock may have waited for another process's step with this key
@@ -380,7 +385,7 @@ class TableService(TableOwners, TableReads):
             return outcome_of(after, events, moved)
 
     async def _live(self, table_id: int) -> Live:
-        cached = self._cache.get(table_id)
+        cached = self._kept(table_id)
         if cached is not None:
             return cached
         remembered = self._remembered

@@ -9,9 +9,26 @@ glyph), ``pegaz`` and ``pazaak`` (the pictures), ``cache``.
 
 from __future__ import annotations
 
-from bot.render.images import pazaak, pegaz
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from bot.render.images.cache import CACHE_SIZE, ImageCache, ImageKey, Kind, render_async
-from bot.render.images.draw import Names, font_source
+
+if TYPE_CHECKING:
+    from bot.render.images import pazaak, pegaz
+    from bot.render.images.draw import Names, font_source
+
+_LAZY = {"pazaak": "pazaak", "pegaz": "pegaz", "Names": "draw", "font_source": "draw"}
+"""What needs Pillow, imported when first used (the first picture), not with the bot."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = importlib.import_module(f"{__name__}.{module}")
+    return found if module == name else getattr(found, name)
+
 
 __all__ = [
     "CACHE_SIZE",

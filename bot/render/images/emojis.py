@@ -10,15 +10,16 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from functools import partial
-from typing import get_args
-
-from PIL import Image, ImageDraw
+from typing import TYPE_CHECKING, get_args
 
 from bot.render.icons import card_emoji_name, creature_emoji_name
-from bot.render.images.draw import RGB, font, shade
-from bot.render.images.glyphs import COLOURS, glyph
-from bot.render.images.pazaak import KINDS, MINUS
+from bot.render.images.colours import CREATURE_COLOURS
 from bot.rules.pazaak.cards import CardKind
+
+if TYPE_CHECKING:  # Pillow and the drawings are imported when an emoji is first drawn
+    from PIL import Image
+
+    from bot.render.images.draw import RGB
 
 SIZE = 128
 SIGNS: dict[CardKind, str] = {
@@ -36,6 +37,11 @@ SIGNS: dict[CardKind, str] = {
 
 def creature(creature_id: str) -> bytes:
     """The creature's emoji: its glyph in ink on a rounded square of its colour."""
+    from PIL import Image, ImageDraw
+
+    from bot.render.images.draw import shade
+    from bot.render.images.glyphs import COLOURS, glyph
+
     colour = COLOURS[creature_id]
     image = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -49,6 +55,11 @@ def creature(creature_id: str) -> bytes:
 
 def side_card(kind: CardKind) -> bytes:
     """The side card kind's emoji: a card face in its colour (±: blue over red), its sign."""
+    from PIL import Image, ImageDraw
+
+    from bot.render.images.draw import font, shade
+    from bot.render.images.pazaak import KINDS, MINUS
+
     colour: RGB = KINDS[kind]
     image = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -68,7 +79,7 @@ def side_card(kind: CardKind) -> bytes:
 def drawings() -> dict[str, Callable[[], bytes]]:
     """Every emoji the bot uploads, by name, with how to draw it."""
     found: dict[str, Callable[[], bytes]] = {}
-    for creature_id in COLOURS:
+    for creature_id in CREATURE_COLOURS:
         found[creature_emoji_name(creature_id)] = partial(creature, creature_id)
     for kind in get_args(CardKind):
         found[card_emoji_name(kind)] = partial(side_card, kind)

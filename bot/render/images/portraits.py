@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import zlib
 
-from PIL import Image, ImageDraw
-
-from bot.render.images.draw import font, plain, png, shade
-
 SIZE = 128
 HUES: tuple[tuple[int, int, int], ...] = (
     (156, 52, 48),
@@ -29,12 +25,18 @@ HUES: tuple[tuple[int, int, int], ...] = (
 
 def initials(name: str) -> str:
     """The first letters of the first two words (one letter for a one-word name)."""
+    from bot.render.images.draw import plain  # Pillow: with the first portrait, not the bot
+
     words = [w for w in plain(name).replace("-", " ").split() if w[:1].isalnum()]
     return "".join(w[0] for w in words[:2]).upper() or "?"
 
 
 def portrait(personality_id: str, name: str) -> bytes:
     """The PNG avatar of the personality ``personality_id``, named ``name`` (its English name)."""
+    from PIL import Image, ImageDraw
+
+    from bot.render.images.draw import font, png, shade
+
     colour = HUES[zlib.crc32(personality_id.encode()) % len(HUES)]
     image = Image.new("RGB", (SIZE, SIZE), shade(colour, 0.45))
     draw = ImageDraw.Draw(image)
