@@ -86,6 +86,8 @@ class Phase:
     interactions: int = 0
     cpu: float = 0.0
     loop_cpu: float = 0.0
+    gc_cpu: float = 0.0
+    gc_runs: int = 0
     dm_posts: int = 0
     fake_cpu: float = 0.0
     statements: int = 0
@@ -200,6 +202,8 @@ async def drive(
     phase.seconds = end - start
     phase.cpu = final["cpu"] - mark["cpu"]
     phase.loop_cpu = final["loop_cpu"] - mark["loop_cpu"]
+    phase.gc_cpu = final.get("gc_cpu", 0.0) - mark.get("gc_cpu", 0.0)
+    phase.gc_runs = final.get("gc_runs", 0) - mark.get("gc_runs", 0)
     phase.fake_cpu = final["fake_cpu"] - mark["fake_cpu"]
     phase.statements = final["statements"] - mark["statements"]
     phase.commits = final["commits"] - mark["commits"]
@@ -269,7 +273,9 @@ def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
             f"{bot.per_move(bot.commits):.2f} commits; REST {bot.per_move(s.interaction):.2f} "
             f"interaction responses + {bot.per_move(s.limited):.2f} rate-limited; "
             f"bot CPU {bot.per_move(bot.cpu * 1000):.2f} ms, of it "
-            f"{bot.per_move(bot.loop_cpu * 1000):.2f} ms on the event loop's thread (echo "
+            f"{bot.per_move(bot.loop_cpu * 1000):.2f} ms on the event loop's thread and "
+            f"{bot.per_move(bot.gc_cpu * 1000):.2f} ms collecting garbage "
+            f"({bot.gc_runs} runs; echo "
             f"{echo.per_move(echo.cpu * 1000):.2f} ms); fake + players "
             f"{bot.per_move(bot.fake_cpu * 1000):.2f} ms in the bench's process"
         )

@@ -16,6 +16,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot import collector
 from bot.app import SzulerniaBot
 from bot.config import TOKEN_ENV, ConfigError, Settings, load_settings
 from bot.endpoints import use_endpoints
@@ -51,6 +52,7 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
 async def _run(settings: Settings, token: str) -> int:
     """Run the bot until it is stopped; SIGINT and SIGTERM close it cleanly (the actions in
     flight finish, then the database is closed). Returns the process exit code."""
+    collector.tune()
     bot = SzulerniaBot(settings)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []

@@ -30,9 +30,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "bot.loop": frozenset({"bot.loop", "bot.services"}),
     "bot.timers": frozenset({"bot.timers", "bot.loop", "bot.services"}),
     "bot.npcs": frozenset({"bot.npcs", "bot.loop", "bot.services", "bot.ai", "bot.rules"}),
+    "bot.collector": frozenset({"bot.collector"}),
+    "bot.in_flight": frozenset({"bot.in_flight"}),
     "bot.app": frozenset({"bot", "cogs"}),
     "bot.__main__": frozenset(
-        {"bot.__main__", "bot.app", "bot.config", "bot.endpoints", "bot.storage"}
+        {"bot.__main__", "bot.app", "bot.collector", "bot.config", "bot.endpoints", "bot.storage"}
     ),
     "cogs": frozenset(
         {
