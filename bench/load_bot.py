@@ -11,9 +11,9 @@ loopback ports) and answers commands, one a line on stdin, with one ``@@{json}``
 
 The first line says the bot is READY, with its time to READY, its time until its open tables
 were kept in memory (the restore runs beside the first clicks) and its resident memory then. Modes:
-``bot`` (the real SzulerniaBot through ``BotHarness``, which first creates the characters it is
-given) and ``echo`` (a bare discord.py client that answers each button with an UPDATE_MESSAGE
-response that edits the message: its button's version plus one, and nothing else).
+``bot`` (the real SzulerniaBot, as ``python -m bot`` runs it, which first creates the
+characters it is given) and ``echo`` (a bare discord.py client that answers each button with an
+UPDATE_MESSAGE response that edits the message: its button's version plus one, and nothing else).
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ import asyncio
 import cProfile
 import gc
 import json
+import logging
 import os
+import random
 import sqlite3
 import sys
 import threading
 import time
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -132,24 +133,46 @@ async def start_echo(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     return close, (ready, ready)  # nothing to restore
 
 
+class Errors(logging.Handler):
+    """The ERROR records of the bot and discord.py: each is a problem the bench reports."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.found: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.split(".")[0] in ("bot", "cogs", "discord"):
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                text += f" ({record.exc_info[1]!r})"
+            self.found.append(f"{record.name}: {text}")
+
+
 async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
+    """The bot as ``python -m bot`` runs it (the collector's policy, the wall clock), against the
+    fake's ports: the test harness is not imported, as no deployment imports it."""
     from bot import collector
-    from tests.fakediscord import BotHarness
+    from bot.app import SzulerniaBot
+    from bot.config import BotSettings, DatabaseSettings, Settings
 
-    collector.tune()  # as ``python -m bot`` does
-
-    remote = SimpleNamespace(
-        api_base=config["api_base"],
-        gateway_url=config["gateway_url"],
-        token=config["token"],
-        state=SimpleNamespace(notify=lambda: None),
-    )
+    collector.tune()
     db: str = config["db"]  # a SQLite file, or a PostgreSQL URL (bench/load.py --postgres)
-    database = db if db.startswith("postgres") else Path(db)
-    harness = BotHarness(remote, database=database, seed=7)  # type: ignore[arg-type]
+    settings = Settings(
+        database=DatabaseSettings(url=db)
+        if db.startswith("postgres")
+        else DatabaseSettings(path=Path(db)),
+        bot=BotSettings(emojis=False),  # as the tests run it: no uploads beside the startup
+        discord=DiscordSettings(api_base=config["api_base"], gateway_url=config["gateway_url"]),
+        token=config["token"],
+    )
+    errors = Errors()
+    logging.getLogger().addHandler(errors)
     began = time.perf_counter()
-    bot = await harness.start(wait_restore=False)
-    elapsed = harness.startup_seconds[-1]
+    bot = SzulerniaBot(settings, rng_factory=lambda: random.Random(7), guild_ready_timeout=0.05)
+    await bot.login(config["token"])
+    task = asyncio.create_task(bot.connect(reconnect=True))
+    await bot.wait_until_ready()
+    elapsed = time.perf_counter() - began
     await bot.restored()  # the open tables kept in memory, beside the first clicks
     restored = time.perf_counter() - began
     services = bot.services
@@ -158,9 +181,9 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
         await services.purses.grant(who.id, currency, 10**9, actor_id=config["gm"])
 
     async def close() -> list[str]:
-        problems = harness.problems()
-        await harness.close()
-        return problems
+        await bot.close()
+        await asyncio.wait({task}, timeout=5)
+        return errors.found
 
     return close, (elapsed, restored)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import importlib
 import json
 import logging
 import random
@@ -231,7 +232,13 @@ class SzulerniaBot(commands.AutoShardedBot):
         return None if guild is None else str(guild.preferred_locale)
 
     async def setup_hook(self) -> None:
-        self._db = await open_database(self.settings.database.target)
+        # The file's integrity check reads the whole file on a thread of its own: meanwhile the
+        # cogs' code is imported (loading them reads tables and redraws them in Discord, so that
+        # waits for the check's verdict).
+        self._db = await open_database(self.settings.database.target, check_later=True)
+        for name in self._extensions:
+            importlib.import_module(name)
+        await self._db.checked()
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         self._services.guilds.use_locales(self._guild_locale)
         await self.tree.set_translator(Translator())

@@ -118,6 +118,10 @@ class Database(abc.ABC):
     async def schema_version(self) -> int:
         """The number of migrations applied."""
 
+    async def checked(self) -> None:  # noqa: B027 - a no-op where the server checks its files
+        """Wait for the integrity check begun at opening (``open_database(check_later=True)``);
+        raises :class:`~bot.storage.errors.DatabaseUnreadable` if the file is damaged."""
+
     async def checkpoint(self) -> None:  # noqa: B027 - a no-op where the server does it
         """Fold the write-ahead log into the database (where the bot must ask for it)."""
 

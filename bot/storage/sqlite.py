@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -49,11 +48,10 @@ from bot.storage.db import READERS, Database, Params, Row, Tx
 from bot.storage.errors import ConstraintKind, ConstraintViolated, DatabaseError, DatabaseUnreadable
 from bot.storage.migrations import LATEST, migrate
 from bot.storage.reader import Reader, Statement, rowcount, rows
+from bot.storage.sqlite_files import BUSY_MS, check_path, prepare, quick_check
 from bot.storage.writer import Batch, Gate, Writer
 
 T = TypeVar("T")
-
-BUSY_MS = 5000
 
 
 class SqliteTx(Tx):
@@ -159,29 +157,50 @@ class SqliteDatabase(Database):
         self._free = asyncio.Semaphore(readers)
         self._size = readers
         self._closed = False
+        self._checking: asyncio.Future[None] | None = None
 
     @classmethod
     async def connect(
-        cls, path: Path | str, *, upgrade_to: int = LATEST, readers: int = READERS
+        cls,
+        path: Path | str,
+        *,
+        upgrade_to: int = LATEST,
+        readers: int = READERS,
+        check_later: bool = False,
     ) -> SqliteDatabase:
         """Open (or create) the file, check that it is SQLite, and bring its schema up to date.
 
         Raises :class:`DatabaseUnreadable` (naming the file) for a directory, a file without
-        permission, random bytes or a damaged database; never replaces the file.
+        permission, random bytes or a damaged database; never replaces the file. The damage
+        only ``PRAGMA quick_check`` finds is raised by :meth:`checked` with ``check_later``
+        (the check runs meanwhile on a thread of its own), unless a migration is due: a
+        damaged file is never migrated.
         """
         path = Path(path)
-        _check_path(path)
+        check_path(path)
         try:
             writer = await Writer.open(path, BUSY_MS)
         except sqlite3.Error as exc:
             raise DatabaseUnreadable(path, str(exc)) from exc
+        checking: asyncio.Future[None] | None = None
         try:
-            await writer.call(_prepare, path)
+            version = await writer.call(prepare, path)
+            checking = asyncio.get_running_loop().run_in_executor(None, quick_check, path)
+            if not check_later or version < upgrade_to:
+                await checking
             await writer.call(writing.patient, BUSY_MS, migrate, path, upgrade_to)
         except BaseException:
+            if checking is not None:
+                await asyncio.wait({checking})  # its thread reads the file: let it finish
             await writer.close()
             raise
-        return cls(writer, path, readers)
+        db = cls(writer, path, readers)
+        db._checking = checking
+        return db
+
+    async def checked(self) -> None:
+        if self._checking is not None:
+            await asyncio.shield(self._checking)
 
     @property
     def target(self) -> Path:
@@ -363,36 +382,3 @@ class SqliteDatabase(Database):
         finally:
             self._owner = None
             self._lock.release()
-
-
-def _check_path(path: Path) -> None:
-    if path.is_dir():
-        raise DatabaseUnreadable(path, "it is a directory")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise DatabaseError(path, f"the folder {parent} does not exist")
-    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        raise DatabaseUnreadable(path, "permission denied (the bot needs to read and write it)")
-    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        raise DatabaseError(path, f"permission denied: cannot create a file in {parent}")
-
-
-def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    """The writer's pragmas and checks, on its thread; ``busy_timeout`` ends at 0, since the
-    writer's statements run on the loop (see :mod:`bot.storage.writer`)."""
-    try:
-        # Reading the schema is the first thing that touches the file's pages: random bytes fail
-        # here with "file is not a database".
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_MS:d}")
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
-        conn.execute("PRAGMA foreign_keys = ON")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchall()
-        if mode != [("wal",)]:
-            raise DatabaseUnreadable(path, f"cannot switch to WAL mode (got {mode!r})")
-        conn.execute("PRAGMA synchronous = FULL")
-        check = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
-        if check != ["ok"]:
-            raise DatabaseUnreadable(path, "damaged: " + "; ".join(map(str, check[:3])))
-        conn.execute("PRAGMA busy_timeout = 0")
-    except sqlite3.Error as exc:
-        raise DatabaseUnreadable(path, str(exc)) from exc

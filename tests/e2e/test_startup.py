@@ -17,6 +17,7 @@ from bot.app import COMMANDS_HASH_KEY
 from bot.config import DatabaseSettings, DiscordSettings, Settings
 from tests.e2e.test_characters import open_pegaz, say, snapshot
 from tests.fakediscord import MANAGE_GUILD, BotHarness, FakeDiscord
+from tests.storage.damage import damage_beyond_the_schema
 
 GLOBAL_SYNC = "PUT /applications/{application_id}/commands"
 GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
@@ -153,6 +154,21 @@ async def test_an_unusable_database_is_one_clear_line_and_a_failure(
     assert errors == [
         f"a-folder.db is not a readable SQLite database: it is a directory (file: {folder})"
     ]
+    assert fake.requests(GLOBAL_SYNC) == [] and not fake.gateway.connected
+
+
+async def test_a_damaged_database_is_one_clear_line_and_no_connection(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The integrity check runs beside the cogs' imports; its verdict still comes before
+    anything reaches Discord."""
+    settings = _settings(fake, tmp_path)
+    await damage_beyond_the_schema(tmp_path / "szulernia.db")
+
+    assert await _run(settings, fake.token) == 1
+
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].startswith("szulernia.db is not a readable SQLite")
     assert fake.requests(GLOBAL_SYNC) == [] and not fake.gateway.connected
 
 

@@ -12,6 +12,7 @@ import pytest
 from bot.storage.errors import DatabaseError, DatabaseUnreadable, SchemaTooNew
 from bot.storage.migrations import LATEST
 from bot.storage.opening import open_database
+from tests.storage.damage import damage_beyond_the_schema
 
 
 async def test_a_new_file_gets_the_latest_schema_and_the_pragmas(tmp_path: Path) -> None:
@@ -158,3 +159,31 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         await open_database(path)
     assert (caught.value.found, caught.value.known) == (LATEST + 5, LATEST)
     assert "szulernia.db" in str(caught.value)
+
+
+async def test_a_later_integrity_check_refuses_a_damaged_file_when_awaited(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "szulernia.db"
+    await damage_beyond_the_schema(path)
+    with pytest.raises(DatabaseUnreadable, match=r"szulernia\.db is not a readable SQLite"):
+        await open_database(path)  # checked at once by default
+    db = await open_database(path, check_later=True)  # the check runs beside what follows
+    try:
+        with pytest.raises(DatabaseUnreadable, match=r"szulernia\.db is not a readable SQLite"):
+            await db.checked()
+        with pytest.raises(DatabaseUnreadable):
+            await db.checked()  # the verdict stays
+    finally:
+        await db.close()
+
+
+async def test_a_later_integrity_check_passes_a_sound_file(tmp_path: Path) -> None:
+    path = tmp_path / "szulernia.db"
+    await (await open_database(path)).close()
+    db = await open_database(path, check_later=True)
+    try:
+        await db.checked()
+        assert await db.schema_version() == LATEST
+    finally:
+        await db.close()
