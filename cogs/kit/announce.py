@@ -13,7 +13,7 @@ import discord
 from bot.services.outcomes import TableView
 from bot.services.surfaces import HandMark, Marks
 from cogs.kit.frame import Draft, Post
-from cogs.kit.messages import dm
+from cogs.kit.messages import dm, follow_up
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -69,7 +69,7 @@ class Announcer:
                 await self.bot.services.surfaces.claimed(self.table.table_id, self.version)
                 self.maybe_sent = True
             try:
-                await self.via.followup.send(**draft.send())  # no message back to parse
+                await follow_up(self.via, **draft.send())
                 return True
             except discord.HTTPException as exc:  # an expired or refused token: post it
                 log.info("table %d: a follow-up was refused (%s)", self.table.table_id, exc.status)

@@ -1,6 +1,6 @@
-"""Small message helpers of the publisher: a draft sent by DM, an edit through a click's token,
-the errors that mean a message is gone for good, and taking the buttons off a replaced table
-message."""
+"""Small message helpers of the publisher: a draft sent by DM, an edit or a follow-up through a
+click's token, the errors that mean a message is gone for good, and taking the buttons off a
+replaced table message."""
 
 from __future__ import annotations
 
@@ -55,6 +55,33 @@ async def edit_original(interaction: discord.Interaction[Any], **fields: Any) ->
             payload=params.payload,
             multipart=params.multipart,
             files=params.files,
+        )
+
+
+async def follow_up(
+    interaction: discord.Interaction[Any], *, ephemeral: bool = False, **fields: Any
+) -> None:
+    """``interaction.followup.send(**fields)``, less the same two things as
+    :func:`edit_original`: discord.py would parse the message Discord sends back, and keep a
+    view's components in its view store for 15 minutes (an ephemeral one) or for good; the kit
+    receives its components itself. The announcements of most moves go this way."""
+    state = interaction._state
+    http = state.http
+    flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
+    with handle_message_parameters(
+        previous_allowed_mentions=state.allowed_mentions, flags=flags, **fields
+    ) as params:
+        await async_context.get().execute_webhook(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,  # what Discord does for an interaction's follow-up in any case
+            with_components="view" in fields,
         )
 
 

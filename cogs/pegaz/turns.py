@@ -18,7 +18,7 @@ from bot.services.errors import StaleAction
 from bot.services.outcomes import TableView
 from cogs.kit.cog import Click, TableKit, act
 from cogs.kit.layout import is_v2
-from cogs.kit.messages import edit_original
+from cogs.kit.messages import edit_original, follow_up
 from cogs.pegaz import inputs
 from cogs.pegaz.scene import who_of
 from cogs.pegaz.views import RAISE_ONLY, check_view, confirm_view, done_view, exchange_modal
@@ -150,7 +150,7 @@ class Turns(TableKit):
         terms = (cards, stake, price)
         preview = confirm_view(state, turn, table.table_id, table.version, terms, text, lang)
         self.publisher.remember(interaction)
-        await interaction.followup.send(view=preview, ephemeral=True, allowed_mentions=_QUIET)
+        await follow_up(interaction, view=preview, ephemeral=True, allowed_mentions=_QUIET)
 
     @act("paid", who="turn", fresh=True)
     async def exchange(self, click: Click) -> None:
@@ -191,7 +191,7 @@ class Turns(TableKit):
         text = t(lang, "pegaz.check.ask", price=money(pegaz.check_price(state), lang))
         roster = who_of(click.roster)
         menu = check_view(state, turn, table.table_id, table.version, roster, text, lang)
-        await click.interaction.followup.send(view=menu, ephemeral=True, allowed_mentions=_QUIET)
+        await follow_up(click.interaction, view=menu, ephemeral=True, allowed_mentions=_QUIET)
 
     @act("check", who="turn", fresh=True)
     async def check(self, click: Click) -> None:
