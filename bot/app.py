@@ -237,7 +237,8 @@ class SzulerniaBot(commands.AutoShardedBot):
         # waits for the check's verdict).
         self._db = await open_database(self.settings.database.target, check_later=True)
         for name in self._extensions:
-            importlib.import_module(name)
+            with contextlib.suppress(Exception):  # load_extension below says why, as always
+                importlib.import_module(name)
         await self._db.checked()
         self._services = Services.build(self._db, self.settings, self.rng_factory, self.clock)
         self._services.guilds.use_locales(self._guild_locale)
