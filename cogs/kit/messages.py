@@ -4,7 +4,9 @@ replaced table message."""
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -41,37 +43,36 @@ async def edit_original(interaction: discord.Interaction[Any], **fields: Any) ->
     would parse the message Discord sends back, and keep the view in its view store to dispatch
     the message's components (the kit receives its components itself, ``TableKit.received``).
     Most moves make one such edit (the table message), so this is on every move's path."""
-    state = interaction._state
-    http = state.http
-    with handle_message_parameters(
-        previous_allowed_mentions=state.allowed_mentions, **fields
-    ) as params:
-        await async_context.get().edit_original_interaction_response(
-            interaction.application_id,
-            interaction.token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-        )
+    adapter = async_context.get()
+    await _through_token(interaction, adapter.edit_original_interaction_response, fields)
 
 
 async def follow_up(
     interaction: discord.Interaction[Any], *, ephemeral: bool = False, **fields: Any
 ) -> None:
     """``interaction.followup.send(**fields)``, less the same two things as
-    :func:`edit_original`: discord.py would parse the message Discord sends back, and keep a
-    view's components in its view store for 15 minutes (an ephemeral one) or for good; the kit
-    receives its components itself. The announcements of most moves go this way."""
+    :func:`edit_original` (a view of an ephemeral follow-up would stay in the view store for 15
+    minutes, another's for good). The announcements of most moves go this way."""
+    if ephemeral:
+        fields["flags"] = discord.MessageFlags(ephemeral=True)
+    send = functools.partial(
+        async_context.get().execute_webhook,
+        wait=True,  # what Discord does for an interaction's follow-up in any case
+        with_components="view" in fields,
+    )
+    await _through_token(interaction, send, fields)
+
+
+async def _through_token(
+    interaction: discord.Interaction[Any], request: Callable[..., Any], fields: dict[str, Any]
+) -> None:
+    """One request through the click's token, built as discord.py builds it; its reply unread."""
     state = interaction._state
     http = state.http
-    flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
     with handle_message_parameters(
-        previous_allowed_mentions=state.allowed_mentions, flags=flags, **fields
+        previous_allowed_mentions=state.allowed_mentions, **fields
     ) as params:
-        await async_context.get().execute_webhook(
+        await request(
             interaction.application_id,
             interaction.token,
             session=interaction._session,
@@ -80,8 +81,6 @@ async def follow_up(
             payload=params.payload,
             multipart=params.multipart,
             files=params.files,
-            wait=True,  # what Discord does for an interaction's follow-up in any case
-            with_components="view" in fields,
         )
 
 
