@@ -9,18 +9,26 @@ from pathlib import Path
 from bot.storage.opening import open_database
 
 
-async def damage_beyond_the_schema(path: Path) -> None:
-    """A file whose schema reads, but whose data pages are ruined (only the integrity check can
-    tell)."""
+async def filled(path: Path, rows: int) -> None:
+    """A new database with ``rows`` rows of 500 bytes in ``meta``, its WAL folded into the file
+    (so that the file's bytes are all there is)."""
     db = await open_database(path)
     async with db.transaction() as tx:
         await tx.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
-            [(f"k{n}", "v" * 500) for n in range(400)],
+            [(f"k{n}", "v" * 500) for n in range(rows)],
         )
     await db.close()
     with sqlite3.connect(path) as raw:
         raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+
+
+async def damage_beyond_the_schema(path: Path) -> None:
+    """A file whose schema reads, but whose data pages are ruined (only the integrity check can
+    tell)."""
+    await filled(path, 400)
+    with sqlite3.connect(path) as raw:
         (pages,) = raw.execute("PRAGMA page_count").fetchone()
         (size,) = raw.execute("PRAGMA page_size").fetchone()
         (root,) = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = 'meta'").fetchone()

@@ -12,7 +12,7 @@ import pytest
 from bot.storage.errors import DatabaseError, DatabaseUnreadable, SchemaTooNew
 from bot.storage.migrations import LATEST
 from bot.storage.opening import open_database
-from tests.storage.damage import damage_beyond_the_schema
+from tests.storage.damage import damage_beyond_the_schema, filled
 
 
 async def test_a_new_file_gets_the_latest_schema_and_the_pragmas(tmp_path: Path) -> None:
@@ -131,16 +131,7 @@ async def test_a_file_without_permission_is_refused(tmp_path: Path) -> None:
 
 async def test_a_damaged_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "szulernia.db"
-    db = await open_database(path)
-    async with db.transaction() as tx:
-        await tx.executemany(
-            "INSERT INTO meta (key, value) VALUES (?, ?)",
-            [(f"k{n}", "v" * 500) for n in range(200)],
-        )
-    await db.close()
-    with sqlite3.connect(path) as raw:  # fold the WAL into the file
-        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    raw.close()
+    await filled(path, 200)
     data = bytearray(path.read_bytes())
     page = 4096
     assert len(data) > 4 * page
