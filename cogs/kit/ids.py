@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from cogs.kit import acks
+
 ARG = r"[\w.,+-]+"
 
 
@@ -107,7 +109,9 @@ def table_of(message: discord.Message) -> int | None:
 
 def deferred_update(interaction: discord.Interaction[Any]) -> bool:
     """Whether the click was acknowledged as an update of its own message (type 6), so that its
-    token edits that message."""
+    token edits that message; also one whose deferral is scheduled (``cogs.kit.acks``)."""
+    if acks.scheduled(interaction):
+        return True
     kind = interaction.response.type
     return kind in (
         discord.InteractionResponseType.deferred_message_update,
