@@ -18,7 +18,6 @@ from discord import app_commands
 from bot.i18n import Lang, t
 from bot.render.errors import error_text
 from bot.rules.common import DomainError
-from cogs.kit import acks
 
 if TYPE_CHECKING:
     from bot.app import SzulerniaBot
@@ -91,7 +90,6 @@ async def answer(
         kwargs["view"] = view
     if file is not None:
         kwargs["file"] = file
-    await acks.settle(interaction)  # a click's deferral, if one is due, goes first
     if interaction.response.is_done():
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:

@@ -20,9 +20,7 @@ Acknowledge first. The table, its roster, its opener and the guild's language co
 services keep (the table service's per-version cache, the guild service's rows), so the common
 click reads no SQL before the handler answers: a handler acknowledges (:meth:`TableKit.ack`: a
 deferred update of the clicked message, or its own response: a modal, an ephemeral message
-built from ``click.state``) before it touches the database. The deferral waits a grace of
-50 ms (``cogs.kit.acks``): a move whose table is redrawn by then is answered with the redrawn
-message itself, one response instead of two. Where the services keep nothing
+built from ``click.state``) before it touches the database. Where the services keep nothing
 (a table evicted, closed or written by another process), the kit acknowledges the click itself
 before reading (except for ``modal=True`` acts: a modal cannot follow a deferral). A refusal
 found after the acknowledgement goes as an ephemeral follow-up. The cache may be stale only if
@@ -52,7 +50,6 @@ from bot.services.table_reads import Seen
 from bot.services.table_rosters import Member
 from cogs.common import is_gm
 from cogs.history import HistoryScene
-from cogs.kit import acks
 from cogs.kit.frame import Scene
 from cogs.kit.ids import Target, deferred_update, dialog_fields, dialog_values, grammar
 from cogs.kit.messages import edit_original
@@ -264,11 +261,11 @@ class TableKit:
 
     @staticmethod
     async def ack(interaction: discord.Interaction[Any] | Click) -> None:
-        """Acknowledge the click as a deferred update of its message, unless it already was:
-        within ``cogs.kit.acks.GRACE``, or sooner by the redraw of that message itself."""
+        """Acknowledge the click as a deferred update of its message, unless it already was."""
         if isinstance(interaction, Click):
             interaction = interaction.interaction
-        acks.defer_soon(interaction)
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
     async def run(self, click: Click) -> None:
         spec = self._acts[click.target.act]
@@ -310,6 +307,8 @@ class TableKit:
             and not message.flags.ephemeral
             and message.id != marks.message_id
         ):
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             try:
                 await edit_original(interaction, view=None)
             except discord.HTTPException:

@@ -15,8 +15,6 @@ from typing import Any
 
 import discord
 
-from cogs.kit import acks
-
 ARG = r"[\w.,+-]+"
 
 
@@ -109,9 +107,7 @@ def table_of(message: discord.Message) -> int | None:
 
 def deferred_update(interaction: discord.Interaction[Any]) -> bool:
     """Whether the click was acknowledged as an update of its own message (type 6), so that its
-    token edits that message; also one whose deferral is scheduled (``cogs.kit.acks``)."""
-    if acks.scheduled(interaction):
-        return True
+    token edits that message."""
     kind = interaction.response.type
     return kind in (
         discord.InteractionResponseType.deferred_message_update,

@@ -13,7 +13,6 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
-from cogs.kit import acks
 from cogs.kit.frame import Draft
 from cogs.replies import send_dm
 
@@ -43,13 +42,7 @@ async def edit_original(interaction: discord.Interaction[Any], **fields: Any) ->
     """``interaction.edit_original_response(**fields)``, less what nothing here needs: discord.py
     would parse the message Discord sends back, and keep the view in its view store to dispatch
     the message's components (the kit receives its components itself, ``TableKit.received``).
-    Most moves make one such edit (the table message), so this is on every move's path.
-
-    A click whose acknowledgement is still waiting (``cogs.kit.acks``) is answered with the
-    edit itself: one response instead of a deferral and an edit."""
-    if await acks.answer_update(interaction, fields):
-        return
-    await acks.settle(interaction)
+    Most moves make one such edit (the table message), so this is on every move's path."""
     adapter = async_context.get()
     await _through_token(interaction, adapter.edit_original_interaction_response, fields)
 
@@ -60,7 +53,6 @@ async def follow_up(
     """``interaction.followup.send(**fields)``, less the same two things as
     :func:`edit_original` (a view of an ephemeral follow-up would stay in the view store for 15
     minutes, another's for good). The announcements of most moves go this way."""
-    await acks.settle(interaction)  # a follow-up needs the click answered
     if ephemeral:
         fields["flags"] = discord.MessageFlags(ephemeral=True)
     send = functools.partial(

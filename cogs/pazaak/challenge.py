@@ -284,6 +284,8 @@ class ChallengeActs(TableKit):
         text = await self.closed_text(row)
         if via is not None and via.message is not None:
             try:
+                if not via.response.is_done():
+                    await via.response.defer()
                 await edit_original(via, content=text, view=None, allowed_mentions=QUIET)
                 await challenges.drew(row.id)
                 return

@@ -23,7 +23,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -41,7 +40,6 @@ from tests.e2e.crash_views import (  # noqa: F401 (the drills read them through 
 from tests.e2e.pazaak_support import settle
 from tests.fakediscord import BotHarness, FakeDiscord, Hold, InteractionHandle
 from tests.fakediscord.faults import Fault
-from tests.fakediscord.interactions import UPDATE
 from tests.fakediscord.state import RequestRecord
 from tests.fakediscord.stats import route_of
 
@@ -55,13 +53,12 @@ FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
 @dataclass(eq=False)
 class NthHold(Hold):
     """A hold of the ``skip + 1``-th request from now on, whatever its route, not counting
-    acknowledgements (they come before a step's commit); a callback that carries the redrawn
-    message (type 7) comes after it, and counts."""
+    interaction callbacks (the acknowledgement comes before a step's commit)."""
 
     skip: int = 0
 
-    def matches(self, method: str, template: str | None, body: Any = None) -> bool:
-        if not counted(f"{method} {template}", body):
+    def matches(self, method: str, template: str | None) -> bool:
+        if f"{method} {template}" == CALLBACK:
             return False
         if self.skip > 0:
             self.skip -= 1
@@ -69,15 +66,8 @@ class NthHold(Hold):
         return True
 
 
-def counted(route: str, body: Any) -> bool:
-    """Whether a request is a crash point candidate: anything but an acknowledgement."""
-    if route != CALLBACK:
-        return True
-    return isinstance(body, dict) and body.get("type") == UPDATE
-
-
 def hold_nth(fake: FakeDiscord, nth: int, *, applied: bool) -> NthHold:
-    """Hold the ``nth`` (0-based) request from now on (acknowledgements aside)."""
+    """Hold the ``nth`` (0-based) request from now on (callbacks aside)."""
     hold = NthHold("*", "*", 1, "hold", applied=applied, skip=nth)
     fake.faults.rules.append(hold)
     fake.holds.append(hold)
@@ -92,7 +82,7 @@ class Spy(Fault):
     base: tuple[int, ...] = ()
     seen: list[bool] = field(default_factory=list)
 
-    def matches(self, method: str, template: str | None, body: Any = None) -> bool:
+    def matches(self, method: str, template: str | None) -> bool:
         self.seen.append(self.fingerprint() != self.base)
         return False
 
@@ -118,7 +108,7 @@ def fingerprint(database: Path) -> Callable[[], tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class Crash:
-    """Crash at the step's ``nth`` request (acknowledgements aside); Discord applied it or not."""
+    """Crash at the step's ``nth`` request (callbacks aside); Discord applied it or not."""
 
     nth: int
     applied: bool
@@ -141,18 +131,18 @@ class StepRecord:
         return bool(routes & {"POST /channels/{channel_id}/messages", FOLLOWUP})
 
     def crash_points(self) -> list[int]:
-        """The indices (acknowledgements aside) of the requests made after the commit."""
+        """The indices (callbacks aside) of the requests made after the commit."""
         made = [
             after
             for record, after in zip(self.requests, self.committed, strict=True)
-            if counted(route_of(record), record.body)
+            if route_of(record) != CALLBACK
         ]
         return [n for n, after in enumerate(made) if after]
 
 
 class RandomPlan(Mapping[str, Crash]):
     """Kill the bot in a step with probability ``chance``, at a random request of the first
-    ``reach`` (acknowledgements aside), applied or not: seeded, so a failure can be replayed."""
+    ``reach`` (callbacks aside), applied or not: seeded, so a failure can be replayed."""
 
     def __init__(self, rng: random.Random, *, chance: float, reach: int = 5) -> None:
         self.rng, self.chance, self.reach = rng, chance, reach

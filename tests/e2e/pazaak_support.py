@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from bot.services.outcomes import Character
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
-from tests.fakediscord.interactions import UPDATES
 
+DEFERRED_UPDATE = 6
 MINUS = "\u2212"
 LABELS = ("end", "stand")
 Move = tuple[str, str] | tuple[str, str, int] | tuple[str, str, int, int]
@@ -65,9 +65,8 @@ def challenge_id(challenge: FakeMessage) -> int:
 
 async def refusal(handle: InteractionHandle, timeout: float = 5.0) -> FakeMessage:
     """The bot's ephemeral answer to a refused click. A stale click may first be acknowledged as
-    an update of its message (which the bot redraws, maybe in that very answer): the answer is
-    then the follow-up."""
-    if await handle.ack(timeout) in UPDATES:
+    an update of its message (which the bot redraws): the answer is then the follow-up."""
+    if await handle.ack(timeout) == DEFERRED_UPDATE:
         return await handle.followup(0, timeout)
     return await handle.reply(timeout)
 

@@ -14,7 +14,7 @@ from tests.fakediscord import (
     FakeUser,
     InteractionHandle,
 )
-from tests.fakediscord.interactions import UPDATES
+from tests.fakediscord.interactions import DEFERRED_UPDATE
 
 P = 1
 S = 12
@@ -126,7 +126,7 @@ class Tavern:
 async def answer_to(handle: InteractionHandle, message: FakeMessage) -> FakeMessage:
     """The bot's answer to a click on ``message`` (see :meth:`Tavern.press`)."""
     on_table = not message.ephemeral and message.channel.guild_id is not None
-    if on_table and await handle.ack() in UPDATES:
+    if on_table and await handle.ack() == DEFERRED_UPDATE:
         return await handle.state.wait_for(
             lambda: next((m for m in handle.followups if m.ephemeral), None),
             what=f"an ephemeral follow-up to {handle!r}",

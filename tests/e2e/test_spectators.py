@@ -9,7 +9,7 @@ import pytest
 from tests.e2e.pazaak_support import seat_two, settle
 from tests.e2e.pegaz_kit import GC, S, Tavern, field, hand_of
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.interactions import DEFERRED_UPDATE, UPDATES
+from tests.fakediscord.interactions import DEFERRED_UPDATE
 
 PICK = "Back a seat with a side bet…"
 
@@ -34,7 +34,7 @@ async def bet(
     await opened.wait_modal()
     edits = len(watch.history)
     submitted = await fake.submit_modal(user, opened, {"amount": amount, "character": ""})
-    assert await submitted.ack() in UPDATES
+    assert await submitted.ack() == DEFERRED_UPDATE
     answer = await submitted.followup(0)
     if placed:
         await submitted.state.wait_for(lambda: len(watch.history) > edits, what="the view")
@@ -42,9 +42,9 @@ async def bet(
 
 
 async def refresh(fake: FakeDiscord, user: FakeUser, watch: FakeMessage) -> FakeMessage:
-    edits = len(watch.history)
     handle = await fake.click(user, watch, "Refresh")
-    assert await handle.ack() in UPDATES  # an update of that ephemeral message
+    assert await handle.ack() == DEFERRED_UPDATE  # an update of that ephemeral message
+    edits = len(watch.history)
     await handle.state.wait_for(lambda: len(watch.history) > edits, what="the refreshed view")
     return watch
 

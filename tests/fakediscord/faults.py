@@ -39,9 +39,7 @@ class Fault:
     message: str = ""
     hits: int = 0
 
-    def matches(self, method: str, template: str | None, body: Any = None) -> bool:
-        """Whether the fault applies to this request (``body``: its JSON, for faults that look
-        at it)."""
+    def matches(self, method: str, template: str | None) -> bool:
         return self.method in ("*", method) and self.template == template
 
     def rate_limit_response(self) -> tuple[dict[str, Any], dict[str, str]]:
@@ -91,11 +89,11 @@ class Faults:
         self.rules.append(fault)
         return fault
 
-    def take(self, method: str, template: str | None, body: Any = None) -> list[Fault]:
+    def take(self, method: str, template: str | None) -> list[Fault]:
         """The faults that apply to this request, each used up once."""
         taken = []
         for fault in self.rules:
-            if fault.count > 0 and fault.matches(method, template, body):
+            if fault.count > 0 and fault.matches(method, template):
                 fault.count -= 1
                 fault.hits += 1
                 taken.append(fault)

@@ -16,9 +16,6 @@ from tests.fakediscord.state import FakeState
 APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
-UPDATES = (DEFERRED_UPDATE, UPDATE)
-"""The answers that acknowledge a click as an update of its message: a deferral, or the
-message redrawn at once."""
 GUILD_CONTEXT, BOT_DM_CONTEXT = 0, 1
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 

@@ -160,7 +160,7 @@ async def _serve(
         if admission.headers is not None:
             request[LIMIT_HEADERS] = admission.headers
     hold: Hold | None = None
-    for fault in ctx.faults.take(request.method, record.template, body.json):
+    for fault in ctx.faults.take(request.method, record.template):
         if isinstance(fault, Hold):
             hold = fault
         elif fault.kind == "slow":
