@@ -4,7 +4,9 @@ Drives N tables at once (``--tables 1,20,200``; half Three-Card Pegasus with 2-3
 Pazaak) through the loopback fake Discord (``tests/fakediscord``), closed loop: each table's
 players make their next move as soon as the previous move's table update arrived. The same load
 runs, in the same run and through the same fake, against a bare discord.py echo bot (one
-UPDATE_MESSAGE response per click). For both it prints:
+UPDATE_MESSAGE response per click), and against the same bare bot in the bot's shape, the floor
+(a deferral first, then the update through the interaction's token: what acknowledging before
+the work costs by itself). For the bot and echo it prints:
 
 - p50/p95/p99 of the acknowledgement (click -> the first interaction response) and of the table
   update (click -> the table message shows the new version), and the bot-to-echo ratios;
@@ -32,20 +34,18 @@ import argparse
 import asyncio
 import contextlib
 import os
-import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_child import Child
+from bench.load_report import Phase, report
 from bench.load_restore import restore
 from bench.load_support import (
-    STUCK_SECONDS,
     Driver,
     Record,
     Seat,
@@ -64,48 +64,6 @@ def tag(n: int) -> str:
     """A distinct, pronounceable, unconfusable name part: 0 -> "Baba", 1 -> "Baca"..."""
     syllables = [c + v for c in CONSONANTS for v in VOWELS]
     return (syllables[n // len(syllables) % len(syllables)] + syllables[n % len(syllables)]).title()
-
-
-def percentiles(values: list[float]) -> tuple[float, float, float]:
-    if len(values) < 2:
-        return (values[0],) * 3 if values else (float("nan"),) * 3
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    return statistics.median(values), cuts[94], cuts[98]
-
-
-@dataclass
-class Phase:
-    """One bot (or echo) at one table count: its samples in the window and its costs."""
-
-    kind: str
-    tables: int
-    seconds: float = 0.0
-    acks: dict[str, list[float]] = field(default_factory=dict)
-    updates: list[float] = field(default_factory=list)
-    moves: int = 0
-    interactions: int = 0
-    cpu: float = 0.0
-    loop_cpu: float = 0.0
-    gc_cpu: float = 0.0
-    gc_runs: int = 0
-    dm_posts: int = 0
-    fake_cpu: float = 0.0
-    statements: int = 0
-    control: int = 0
-    commits: int = 0
-    stats: RequestStats = field(default_factory=RequestStats)
-    throttled: int = 0
-    limits: str = ""
-    stuck: int = 0
-    failures: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def all_acks(self) -> list[float]:
-        return [v for values in self.acks.values() for v in values]
-
-    def per_move(self, value: float) -> float:
-        return value / self.moves if self.moves else float("nan")
 
 
 async def run_phase(
@@ -146,7 +104,7 @@ async def drive(
     for i in range(phase.tables):
         channel = fake.guild.add_channel(f"table-{i}")
         game = games[i % len(games)]
-        if phase.kind == "echo":
+        if phase.kind in ("echo", "floor"):
             plans.append(("echo", channel, fake.add_player(f"Tapper {tag(i)}")))
         elif game == "pegaz":
             count = 2 + (i // len(games)) % 2
@@ -237,81 +195,6 @@ async def window_mark(fake: FakeDiscord, child: Child) -> tuple[float, dict[str,
     return at, counts
 
 
-def ms(values: tuple[float, float, float]) -> str:
-    return " / ".join(f"{v:,.1f}" for v in values)
-
-
-def report(pairs: list[tuple[Phase, Phase]], args: argparse.Namespace) -> None:
-    print(
-        f"\n{'tables':>6}  {'what':<16} {'Szulernia p50 / p95 / p99 ms':>30}  "
-        f"{'echo p50 / p95 / p99 ms':>26}  {'ratio p50 / p99':>15}"
-    )
-    for bot, echo in pairs:
-        for what, mine, theirs in (
-            ("acknowledgement", bot.all_acks, echo.all_acks),
-            ("table update", bot.updates, echo.updates),
-        ):
-            b, e = percentiles(mine), percentiles(theirs)
-            print(
-                f"{bot.tables:>6}  {what:<16} {ms(b):>30}  {ms(e):>26}  "
-                f"{ratio(b[0], e[0]):>6.1f}x / {ratio(b[2], e[2]):.1f}x"
-            )
-    for bot, echo in pairs:
-        bot_rate, echo_rate = (
-            ratio(bot.interactions, bot.seconds),
-            ratio(echo.interactions, echo.seconds),
-        )
-        s = bot.stats
-        print(
-            f"\n{bot.tables} tables, {bot.seconds:.1f} s window: Szulernia {bot_rate:,.0f} "
-            f"interactions/s ({ratio(bot.moves, bot.seconds):,.1f} moves/s, {bot.moves} moves); "
-            f"echo {echo_rate:,.0f} interactions/s; ratio {ratio(bot_rate, echo_rate):.2f}"
-        )
-        print(
-            f"  per move: {bot.per_move(bot.statements):.1f} SQL statements (and "
-            f"{bot.per_move(bot.control):.1f} BEGIN/COMMIT/ROLLBACK), "
-            f"{bot.per_move(bot.commits):.2f} commits; REST {bot.per_move(s.interaction):.2f} "
-            f"interaction responses + {bot.per_move(s.limited):.2f} rate-limited; "
-            f"bot CPU {bot.per_move(bot.cpu * 1000):.2f} ms, of it "
-            f"{bot.per_move(bot.loop_cpu * 1000):.2f} ms on the event loop's thread and "
-            f"{bot.per_move(bot.gc_cpu * 1000):.2f} ms collecting garbage "
-            f"({bot.gc_runs} runs; echo "
-            f"{echo.per_move(echo.cpu * 1000):.2f} ms); fake + players "
-            f"{bot.per_move(bot.fake_cpu * 1000):.2f} ms in the bench's process"
-        )
-        routes = ", ".join(
-            f"{n / bot.moves:.2f} {r}" for r, n in s.routes["limited"].most_common(4)
-        )
-        if routes and bot.moves:
-            print(f"  rate-limited routes per move: {routes}")
-            dms = bot.dm_posts
-            print(f"    of the channel messages, {dms / bot.moves:.2f} per move went to DMs")
-        answers = ", ".join(
-            f"{n / bot.moves:.2f} {r.split('/{webhook_token}')[-1] or 'POST follow-up'}"
-            for r, n in s.routes["interaction"].most_common(5)
-        )
-        if answers and bot.moves:
-            print(f"  interaction responses per move: {answers}")
-        slow = sorted(((percentiles(v)[2], k) for k, v in bot.acks.items() if v), reverse=True)
-        print("  ack p99 by handler: " + ", ".join(f"{k} {p:,.0f} ms" for p, k in slow))
-        if args.rate_limits:
-            print(
-                f"  with rate limits: {ratio(bot.moves, bot.seconds):,.1f} moves/s sustained, "
-                f"{bot.throttled} 429s from the fake in the window (echo: {echo.throttled}); "
-                f"{bot.limits or 'the fake has no rate limits to turn on'}"
-            )
-        for phase in (bot, echo):
-            if phase.stuck:
-                print(
-                    f"  {phase.kind}: {phase.stuck} of {phase.tables} tables waited over "
-                    f"{STUCK_SECONDS:g} s for it at the end (each unfinished wait counted above as "
-                    "a sample at its age)"
-                )
-            trouble = phase.failures + phase.problems
-            if trouble:
-                print(f"  {phase.kind}: {len(trouble)} problems, e.g. " + "; ".join(trouble[:3]))
-
-
 async def postgres_phase(tables: int, args: argparse.Namespace, folder: Path) -> Phase:
     from bench.backends import drop_postgres, fresh_postgres
 
@@ -369,8 +252,9 @@ async def main() -> None:
         backends: list[tuple[int, Phase, Phase]] = []
         for tables in counts:
             echo = await run_phase("echo", tables, args, folder)
+            floor = await run_phase("floor", tables, args, folder)
             bot = await run_phase("bot", tables, args, folder)
-            pairs.append((bot, echo))
+            pairs.append((bot, echo, floor))
             print(f"  {tables} tables: {bot.moves} moves by the bot, {echo.moves} by echo")
             if args.postgres:
                 backends.append((tables, bot, await postgres_phase(tables, args, folder)))

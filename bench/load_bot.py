@@ -13,7 +13,11 @@ The first line says the bot is READY, with its time to READY, its time until its
 were kept in memory (the restore runs beside the first clicks) and its resident memory then. Modes:
 ``bot`` (the real SzulerniaBot, as ``python -m bot`` runs it, which first creates the
 characters it is given) and ``echo`` (a bare discord.py client that answers each button with an
-UPDATE_MESSAGE response that edits the message: its button's version plus one, and nothing else).
+UPDATE_MESSAGE response that edits the message: its button's version plus one, and nothing else),
+and ``floor``: the same client in the shape issue 12 asks of the bot, acknowledging first (a
+DEFERRED_UPDATE_MESSAGE) and then drawing the update through the interaction's token (a PATCH of
+``@original``, as the bot's own ``cogs.kit.messages.edit_original`` sends it): the least any
+bot that acknowledges before its work can do, with no game, database or render behind it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import sqlite3
 import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -114,12 +119,30 @@ class Echo(discord.Client):
         view = discord.ui.View(timeout=None)
         custom_id = f"{game}:{table}:{int(ver) + 1}:{act}"
         view.add_item(discord.ui.Button(label="Tap", custom_id=custom_id))
-        await interaction.response.edit_message(content=f"Echo {int(ver) + 1}", view=view)
+        await self.answer(interaction, f"Echo {int(ver) + 1}", view)
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], content: str, view: discord.ui.View
+    ) -> None:
+        await interaction.response.edit_message(content=content, view=view)
+
+
+class Floor(Echo):
+    """Acknowledge first, then edit the clicked message through the token (two responses)."""
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], content: str, view: discord.ui.View
+    ) -> None:
+        from cogs.kit.messages import edit_original  # the bot's own lighter edit
+
+        await interaction.response.defer()
+        await edit_original(interaction, content=content, view=view)
 
 
 async def start_echo(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     began = time.perf_counter()
-    client = Echo(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    kind = Floor if config["mode"] == "floor" else Echo
+    client = kind(intents=discord.Intents.default(), guild_ready_timeout=0.05)
     await client.login(config["token"])
     task = asyncio.create_task(client.connect(reconnect=True))
     await client.wait_until_ready()
@@ -191,7 +214,10 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
 async def main(config: dict[str, Any]) -> None:
     settings = DiscordSettings(api_base=config["api_base"], gateway_url=config["gateway_url"])
     with use_endpoints(settings):
-        starter = start_echo if config["mode"] == "echo" else start_bot
+        starter = start_bot if config["mode"] == "bot" else start_echo
+        stalls = os.environ.get("LOAD_STALLS")
+        if stalls:
+            watch_stalls(asyncio.get_running_loop(), float(stalls) / 1000)
         close, (elapsed, restored) = await starter(config)
         say(ready=elapsed, restored=restored, rss=rss_bytes())
         loop = asyncio.get_running_loop()
@@ -219,6 +245,31 @@ PROFILER: cProfile.Profile | None = None
 _MARKS = [0]
 
 
+def watch_stalls(loop: asyncio.AbstractEventLoop, limit: float) -> None:
+    """With ``LOAD_STALLS=MS``: whenever the event loop has not turned for MS milliseconds,
+    print the loop thread's stack to stderr (the bot's log), once a stall, to find what blocks."""
+    main = threading.main_thread().ident
+    beat = [time.monotonic()]
+
+    def tick() -> None:
+        beat[0] = time.monotonic()
+        loop.call_later(limit / 4, tick)
+
+    def watch() -> None:
+        reported = 0.0
+        while True:
+            time.sleep(limit / 4)
+            since = beat[0]
+            if time.monotonic() - since > limit and since != reported:
+                reported = since
+                frame = sys._current_frames().get(main or 0)
+                stack = "".join(traceback.format_stack(frame)[-14:]) if frame else "?"
+                print(f"stall over {limit * 1000:.0f} ms:\n{stack}", file=sys.stderr, flush=True)
+
+    loop.call_soon(tick)
+    threading.Thread(target=watch, daemon=True, name="stall-watch").start()
+
+
 def _toggle_profile() -> None:
     """Profile the measured window alone: from the first ``mark`` to the second."""
     _MARKS[0] += 1
@@ -234,7 +285,7 @@ def run(config: dict[str, Any]) -> None:
     statistics go to ``FILE.<pid>`` (read them with ``python -m pstats``)."""
     global PROFILER
     profile_to = os.environ.get("LOAD_PROFILE")
-    if profile_to and config["mode"] != "echo":
+    if profile_to and config["mode"] == "bot":
         PROFILER = cProfile.Profile(time.thread_time)  # the loop thread's CPU, not wall time
     try:
         asyncio.run(main(config))

@@ -1,4 +1,5 @@
-"""A smoke test of ``bench/load.py``: one table for a second, the real bot and the echo bot.
+"""A smoke test of ``bench/load.py``: one table for a second, the real bot, the echo bot and the
+floor (echo acknowledging first).
 
 It asserts only that the bench measures something (figures exist and are positive, every echo
 click was answered); the figures themselves are printed by the bench, never asserted."""
@@ -32,3 +33,16 @@ async def test_one_table_for_a_second(tmp_path: Path) -> None:
     assert min(bot.all_acks) > 0 and min(bot.updates) > 0
     assert bot.cpu > 0 and bot.statements > 0 and bot.commits > 0
     assert bot.stats.interaction > 0
+
+
+async def test_the_floor_acknowledges_then_edits(tmp_path: Path) -> None:
+    floor = await run_phase("floor", 1, options(), tmp_path)
+
+    assert floor.failures == [] and floor.problems == []
+    assert floor.moves > 0 and floor.interactions - floor.moves in (0, 1)
+    routes = floor.stats.routes["interaction"]
+    callbacks = sum(n for r, n in routes.items() if r.endswith("/callback"))
+    edits = sum(n for r, n in routes.items() if r.endswith("/messages/@original"))
+    # A deferral and an edit each (a click at an edge of the window may have one of them in it).
+    assert callbacks >= floor.moves - 1 and edits >= floor.moves - 1
+    assert abs(callbacks - edits) <= 1 and floor.stats.limited == 0

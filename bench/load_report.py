@@ -1,0 +1,143 @@
+"""The report of ``bench/load.py``: one phase's figures (a bot, echo or the floor at one table
+count) and the lines that compare them."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from dataclasses import dataclass, field
+
+from bench.load_support import STUCK_SECONDS, ratio
+from tests.fakediscord.stats import RequestStats
+
+
+def percentiles(values: list[float]) -> tuple[float, float, float]:
+    if len(values) < 2:
+        return (values[0],) * 3 if values else (float("nan"),) * 3
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return statistics.median(values), cuts[94], cuts[98]
+
+
+@dataclass
+class Phase:
+    """One bot (or echo) at one table count: its samples in the window and its costs."""
+
+    kind: str
+    tables: int
+    seconds: float = 0.0
+    acks: dict[str, list[float]] = field(default_factory=dict)
+    updates: list[float] = field(default_factory=list)
+    moves: int = 0
+    interactions: int = 0
+    cpu: float = 0.0
+    loop_cpu: float = 0.0
+    gc_cpu: float = 0.0
+    gc_runs: int = 0
+    dm_posts: int = 0
+    fake_cpu: float = 0.0
+    statements: int = 0
+    control: int = 0
+    commits: int = 0
+    stats: RequestStats = field(default_factory=RequestStats)
+    throttled: int = 0
+    limits: str = ""
+    stuck: int = 0
+    failures: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def all_acks(self) -> list[float]:
+        return [v for values in self.acks.values() for v in values]
+
+    def per_move(self, value: float) -> float:
+        return value / self.moves if self.moves else float("nan")
+
+
+def ms(values: tuple[float, float, float]) -> str:
+    return " / ".join(f"{v:,.1f}" for v in values)
+
+
+def report(pairs: list[tuple[Phase, Phase, Phase]], args: argparse.Namespace) -> None:
+    print(
+        f"\n{'tables':>6}  {'what':<16} {'Szulernia p50 / p95 / p99 ms':>30}  "
+        f"{'echo p50 / p95 / p99 ms':>26}  {'ratio p50 / p99':>15}"
+    )
+    for bot, echo, _ in pairs:
+        for what, mine, theirs in (
+            ("acknowledgement", bot.all_acks, echo.all_acks),
+            ("table update", bot.updates, echo.updates),
+        ):
+            b, e = percentiles(mine), percentiles(theirs)
+            print(
+                f"{bot.tables:>6}  {what:<16} {ms(b):>30}  {ms(e):>26}  "
+                f"{ratio(b[0], e[0]):>6.1f}x / {ratio(b[2], e[2]):.1f}x"
+            )
+    for bot, echo, floor in pairs:
+        bot_rate, echo_rate = (
+            ratio(bot.interactions, bot.seconds),
+            ratio(echo.interactions, echo.seconds),
+        )
+        s = bot.stats
+        print(
+            f"\n{bot.tables} tables, {bot.seconds:.1f} s window: Szulernia {bot_rate:,.0f} "
+            f"interactions/s ({ratio(bot.moves, bot.seconds):,.1f} moves/s, {bot.moves} moves); "
+            f"echo {echo_rate:,.0f} interactions/s; ratio {ratio(bot_rate, echo_rate):.2f}"
+        )
+        floor_line(bot, echo, floor)
+        print(
+            f"  per move: {bot.per_move(bot.statements):.1f} SQL statements (and "
+            f"{bot.per_move(bot.control):.1f} BEGIN/COMMIT/ROLLBACK), "
+            f"{bot.per_move(bot.commits):.2f} commits; REST {bot.per_move(s.interaction):.2f} "
+            f"interaction responses + {bot.per_move(s.limited):.2f} rate-limited; "
+            f"bot CPU {bot.per_move(bot.cpu * 1000):.2f} ms, of it "
+            f"{bot.per_move(bot.loop_cpu * 1000):.2f} ms on the event loop's thread and "
+            f"{bot.per_move(bot.gc_cpu * 1000):.2f} ms collecting garbage "
+            f"({bot.gc_runs} runs; echo "
+            f"{echo.per_move(echo.cpu * 1000):.2f} ms); fake + players "
+            f"{bot.per_move(bot.fake_cpu * 1000):.2f} ms in the bench's process"
+        )
+        routes = ", ".join(
+            f"{n / bot.moves:.2f} {r}" for r, n in s.routes["limited"].most_common(4)
+        )
+        if routes and bot.moves:
+            print(f"  rate-limited routes per move: {routes}")
+            dms = bot.dm_posts
+            print(f"    of the channel messages, {dms / bot.moves:.2f} per move went to DMs")
+        answers = ", ".join(
+            f"{n / bot.moves:.2f} {r.split('/{webhook_token}')[-1] or 'POST follow-up'}"
+            for r, n in s.routes["interaction"].most_common(5)
+        )
+        if answers and bot.moves:
+            print(f"  interaction responses per move: {answers}")
+        slow = sorted(((percentiles(v)[2], k) for k, v in bot.acks.items() if v), reverse=True)
+        print("  ack p99 by handler: " + ", ".join(f"{k} {p:,.0f} ms" for p, k in slow))
+        if args.rate_limits:
+            print(
+                f"  with rate limits: {ratio(bot.moves, bot.seconds):,.1f} moves/s sustained, "
+                f"{bot.throttled} 429s from the fake in the window (echo: {echo.throttled}); "
+                f"{bot.limits or 'the fake has no rate limits to turn on'}"
+            )
+        for phase in (bot, echo):
+            if phase.stuck:
+                print(
+                    f"  {phase.kind}: {phase.stuck} of {phase.tables} tables waited over "
+                    f"{STUCK_SECONDS:g} s for it at the end (each unfinished wait counted above as "
+                    "a sample at its age)"
+                )
+            trouble = phase.failures + phase.problems
+            if trouble:
+                print(f"  {phase.kind}: {len(trouble)} problems, e.g. " + "; ".join(trouble[:3]))
+
+
+def floor_line(bot: Phase, echo: Phase, floor: Phase) -> None:
+    """The floor: echo in the shape the bot must take (acknowledge, then update through the
+    token), with no game behind it; what it costs is beyond any bot of that shape."""
+    rates = [ratio(p.interactions, p.seconds) for p in (bot, echo, floor)]
+    b, e, f = (percentiles(p.updates)[2] for p in (bot, echo, floor))
+    print(
+        f"  floor (ack, then the update through the token; no game): {rates[2]:,.0f} "
+        f"interactions/s, {ratio(rates[2], rates[1]):.2f}x echo's; "
+        f"CPU {floor.per_move(floor.cpu * 1000):.2f} ms an interaction; update p99 "
+        f"{f:,.0f} ms, {ratio(f, e):.1f}x echo's. Szulernia against the floor: "
+        f"{ratio(rates[0], rates[2]):.2f}x its interactions/s, {ratio(b, f):.1f}x its update p99"
+    )
