@@ -43,7 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_child import Child
-from bench.load_report import Phase, report
+from bench.load_report import PAUSES, Phase, collector_held, report
 from bench.load_restore import restore
 from bench.load_support import (
     Driver,
@@ -77,7 +77,8 @@ async def run_phase(
             enable = getattr(fake, "enable_rate_limits", None)
             if enable is not None:
                 enable()
-        await drive(fake, phase, args, folder, database)
+        with collector_held():
+            await drive(fake, phase, args, folder, database)
         counted = getattr(fake, "rate_limit_stats", None)
         if args.rate_limits and counted is not None:
             seen = counted()
@@ -158,6 +159,7 @@ async def drive(
         await asyncio.gather(*tasks, return_exceptions=True)
         phase.problems = (await child.ask("quit")).get("problems", [])
     phase.seconds = end - start
+    phase.pauses = PAUSES.between(start, end)
     phase.cpu = final["cpu"] - mark["cpu"]
     phase.loop_cpu = final["loop_cpu"] - mark["loop_cpu"]
     phase.gc_cpu = final.get("gc_cpu", 0.0) - mark.get("gc_cpu", 0.0)
@@ -181,7 +183,10 @@ async def drive(
         return start <= t < end
 
     phase.acks = {k: [ms for t, ms in v if inside(t)] for k, v in record.acks.items()}
-    phase.updates = [ms for t, ms in record.updates if inside(t)]
+    phase.updates = [ms for t, ms, _ in record.updates if inside(t)]
+    for t, ms, what in record.updates:
+        if inside(t):
+            phase.update_by.setdefault(what, []).append(ms)
     phase.moves = sum(1 for t in record.moves if inside(t))
     phase.interactions = sum(1 for t in record.interactions if inside(t))
     phase.stuck = len(stuck)

@@ -191,7 +191,14 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     errors = Errors()
     logging.getLogger().addHandler(errors)
     began = time.perf_counter()
-    bot = SzulerniaBot(settings, rng_factory=lambda: random.Random(7), guild_ready_timeout=0.05)
+    # Seeded, yet every step its own draw, as SystemRandom is in play: one seed for every step
+    # dealt all tables the same game, which then ended their matches in the same instant.
+    seeds = random.Random(7)
+    bot = SzulerniaBot(
+        settings,
+        rng_factory=lambda: random.Random(seeds.getrandbits(64)),
+        guild_ready_timeout=0.05,
+    )
     await bot.login(config["token"])
     task = asyncio.create_task(bot.connect(reconnect=True))
     await bot.wait_until_ready()

@@ -4,11 +4,56 @@ count) and the lines that compare them."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import statistics
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from bench.load_support import STUCK_SECONDS, ratio
 from tests.fakediscord.stats import RequestStats
+
+
+class Pauses:
+    """The garbage collector's pauses in the bench's own process (the fake and the players):
+    a long one delays every bot's answers alike, and is not the bot's."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, float]] = []  # (when it began, seconds), loop clock
+        self._began = 0.0
+        gc.callbacks.append(self._timer)
+
+    def _timer(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.monotonic()
+        else:
+            self.seen.append((self._began, time.monotonic() - self._began))
+
+    def between(self, start: float, end: float) -> tuple[int, float]:
+        """How many pauses over 50 ms began in the window, and the longest one's ms."""
+        inside = [s for at, s in self.seen if start <= at < end]
+        return sum(1 for s in inside if s > 0.05), max(inside, default=0.0) * 1000
+
+
+PAUSES = Pauses()
+
+
+@contextlib.contextmanager
+def collector_held() -> Iterator[None]:
+    """No garbage collection in the bench's own process while a phase runs: with the fake's
+    records of every request, a full collection there paused 0.5 to 1.8 s, and every answer
+    of the bot measured through it waited as long (``Pauses`` showed it). Collected after."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        gc.collect()
 
 
 def percentiles(values: list[float]) -> tuple[float, float, float]:
@@ -27,6 +72,8 @@ class Phase:
     seconds: float = 0.0
     acks: dict[str, list[float]] = field(default_factory=dict)
     updates: list[float] = field(default_factory=list)
+    update_by: dict[str, list[float]] = field(default_factory=dict)
+    """The table updates by the handler of the move."""
     moves: int = 0
     interactions: int = 0
     cpu: float = 0.0
@@ -42,6 +89,8 @@ class Phase:
     throttled: int = 0
     limits: str = ""
     stuck: int = 0
+    pauses: tuple[int, float] = (0, 0.0)
+    """The bench process's collector pauses over 50 ms in the window, and the longest (ms)."""
     failures: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -85,6 +134,13 @@ def report(pairs: list[tuple[Phase, Phase, Phase]], args: argparse.Namespace) ->
         )
         floor_line(bot, echo, floor)
         print(
+            "  the bench's own process (the fake, the players): collector pauses over 50 ms in "
+            + ", ".join(
+                f"{p.kind}'s window {p.pauses[0]} (longest {p.pauses[1]:,.0f} ms)"
+                for p in (bot, echo, floor)
+            )
+        )
+        print(
             f"  per move: {bot.per_move(bot.statements):.1f} SQL statements (and "
             f"{bot.per_move(bot.control):.1f} BEGIN/COMMIT/ROLLBACK), "
             f"{bot.per_move(bot.commits):.2f} commits; REST {bot.per_move(s.interaction):.2f} "
@@ -109,8 +165,9 @@ def report(pairs: list[tuple[Phase, Phase, Phase]], args: argparse.Namespace) ->
         )
         if answers and bot.moves:
             print(f"  interaction responses per move: {answers}")
-        slow = sorted(((percentiles(v)[2], k) for k, v in bot.acks.items() if v), reverse=True)
-        print("  ack p99 by handler: " + ", ".join(f"{k} {p:,.0f} ms" for p, k in slow))
+        for what, by in (("ack", bot.acks), ("table update", bot.update_by)):
+            slow = sorted(((percentiles(v)[2], k) for k, v in by.items() if v), reverse=True)
+            print(f"  {what} p99 by handler: " + ", ".join(f"{k} {p:,.0f} ms" for p, k in slow))
         if args.rate_limits:
             print(
                 f"  with rate limits: {ratio(bot.moves, bot.seconds):,.1f} moves/s sustained, "

@@ -117,7 +117,7 @@ class Record:
     """Samples as (start time, milliseconds); the window is applied when reporting."""
 
     acks: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
-    updates: list[tuple[float, float]] = field(default_factory=list)
+    updates: list[tuple[float, float, str]] = field(default_factory=list)  # and the handler
     moves: list[float] = field(default_factory=list)
     interactions: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
@@ -177,7 +177,7 @@ class Driver:
             if wait.kind == "ack":
                 self.record.acks[wait.what].append((max(wait.since, start), age))
             elif wait.kind == "update":
-                self.record.updates.append((max(wait.since, start), age))
+                self.record.updates.append((max(wait.since, start), age, wait.what))
         return [w for w in waits if now - w.since > STUCK_SECONDS]
 
     async def interact(
@@ -215,7 +215,7 @@ class Driver:
             return now is None or before is None or now > before
 
         at, _ = await self.wait(Wait("update", what, began), table.channel, shown)
-        self.record.updates.append((began, (at - began) * 1000))
+        self.record.updates.append((began, (at - began) * 1000, what))
         self.record.moves.append(began)
 
     async def newest(
