@@ -28,6 +28,7 @@ from bot.services.errors import (
 )
 from bot.services.names import LookAlikeName, clean_name, look_alike_keys, name_key
 from bot.services.outcomes import Character, character_of
+from bot.services.writes import Writes
 from bot.storage import characters, ledger, tables
 from bot.storage.db import Database, Tx
 from bot.storage.errors import NameTaken
@@ -48,8 +49,8 @@ class CharacterService:
         self._db = db
         self._clock = clock
         self._kept: OrderedDict[int, Character] = OrderedDict()
-        self._writes = 0
-        """Writes begun so far: a read that one overlapped is not kept (it may be stale)."""
+        self._writes = Writes(KEPT)
+        """A read that a write to its character overlapped is not kept (it may be stale)."""
 
     async def create(
         self,
@@ -107,15 +108,15 @@ class CharacterService:
         wanted = list(dict.fromkeys(character_ids))
         missing = [c for c in wanted if c not in self._kept]
         if missing:
-            writes = self._writes
+            since = self._writes.now()
             read: dict[int, Character] = {}
             async with self._db.read() as tx:
                 for character_id in missing:
                     row = await characters.get(tx, character_id)
                     if row is not None:
                         read[character_id] = character_of(row)
-            if writes == self._writes:
-                for character in read.values():
+            for character in read.values():
+                if self._writes.untouched(character.id, since):
                     self._keep(character)
         else:
             read = {}
@@ -144,7 +145,7 @@ class CharacterService:
             self._forget(character_id)
 
     def _forget(self, character_id: int) -> None:
-        self._writes += 1
+        self._writes.wrote(character_id)
         self._kept.pop(character_id, None)
 
     async def by_name(self, guild_id: int, name: str) -> Character:

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 
 from bot.services.errors import UnknownTable
+from bot.services.writes import Writes
 from bot.storage import surfaces
 from bot.storage.db import Database, Tx
 from bot.storage.surfaces import HandMark, Marks
@@ -30,20 +31,20 @@ class SurfaceService:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._kept: OrderedDict[int, Marks] = OrderedDict()
-        self._writes = 0
-        """Writes so far: a read that one overlapped is not kept."""
+        self._writes = Writes(KEPT)
+        """A read that a write to its table overlapped is not kept."""
 
     async def marks(self, table_id: int) -> Marks:
         kept = self._kept.get(table_id)
         if kept is not None:
             self._kept.move_to_end(table_id)
             return kept
-        writes = self._writes
+        since = self._writes.now()
         async with self._db.read() as tx:
             found = await surfaces.marks(tx, table_id)
         if found is None:
             raise UnknownTable(table=table_id)
-        if writes == self._writes:
+        if self._writes.untouched(table_id, since):
             self._keep(found)
         return found
 
@@ -61,7 +62,7 @@ class SurfaceService:
         hands = list(hands)
         if board is None and not hands and posted is None and claimed is None:
             return
-        self._writes += 1
+        self._writes.wrote(table_id)
         try:
             async with self._db.transaction() as tx:
                 if board is not None:
@@ -75,6 +76,8 @@ class SurfaceService:
         except BaseException:
             self._kept.pop(table_id, None)
             raise
+        finally:  # a read begun while it committed may not have seen it: that one is not kept
+            self._writes.wrote(table_id)
         kept = self._kept.get(table_id)
         if kept is not None:
             self._kept[table_id] = _moved(kept, board, hands, posted, claimed)
@@ -84,11 +87,12 @@ class SurfaceService:
 
     async def started_thread(self, table_id: int, thread_id: int) -> None:
         """The table's thread (0: none could be started, the table talks in its channel)."""
-        self._writes += 1
+        self._writes.wrote(table_id)
         try:
             async with self._db.transaction() as tx:
                 await surfaces.set_thread(tx, table_id, thread_id)
         finally:
+            self._writes.wrote(table_id)
             self._kept.pop(table_id, None)  # read again: the first one set wins
 
     @staticmethod
@@ -108,14 +112,14 @@ class SurfaceService:
 
     def claimed_by_step(self, table_id: int, version: int) -> None:
         """A step's own transaction claimed its version (it is committed)."""
-        self._writes += 1
+        self._writes.wrote(table_id)
         kept = self._kept.get(table_id)
         if kept is not None:
             self._kept[table_id] = _moved(kept, None, (), None, version)
 
     def forget(self, table_id: int) -> None:
         """Read the table's marks again when next asked (another process may write them)."""
-        self._writes += 1
+        self._writes.wrote(table_id)
         self._kept.pop(table_id, None)
 
     async def behind(self, game: str | None = None) -> list[int]:

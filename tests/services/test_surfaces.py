@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
+
 from bot.services.surfaces import HandMark, SurfaceService
+from bot.storage import surfaces as storage_surfaces
 from tests.services import dice_game
 from tests.services.conftest import GM, GUILD, World
 
@@ -81,3 +87,86 @@ async def test_the_marks_kept_in_memory_are_the_ones_in_the_file(world: World) -
     final = await surfaces.marks(table_id)
     assert (final.message_id, final.board_version, final.posted_version) == (556, 5, 5)
     assert final.claimed_version == 4 and final.hands[7].message_id == 701
+
+
+async def test_a_write_to_another_table_does_not_spoil_a_read(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load some table is always being written: a read of one table that a write to
+    another overlapped is still kept (no SQL the next time); one that a write to its own table
+    overlapped is read again."""
+    surfaces = SurfaceService(world.db)
+    first, second = await open_table(world), await open_other_table(world)
+    reads = 0
+    read_marks = storage_surfaces.marks
+
+    async def counting(tx: Any, table_id: int) -> Any:
+        nonlocal reads
+        reads += 1
+        await asyncio.sleep(0)  # a read that waits (for its reader, say): the write begins
+        return await read_marks(tx, table_id)
+
+    monkeypatch.setattr(storage_surfaces, "marks", counting)
+
+    async def read_while_writing(read: int, written: int) -> None:
+        reading = asyncio.ensure_future(surfaces.marks(read))
+        await asyncio.sleep(0)  # the read has begun
+        await surfaces.record(written, posted=1)
+        await reading
+
+    await read_while_writing(first, second)
+    before = reads
+    await surfaces.marks(first)
+    assert reads == before  # kept
+
+    surfaces.forget(second)
+    await read_while_writing(second, second)
+    before = reads
+    assert (await surfaces.marks(second)).posted_version == 1
+    assert reads > before  # overlapped by its own table's write: read again
+
+
+async def open_other_table(world: World) -> int:
+    outcome = await world.tables.create(
+        "dice",
+        lambda rng: dice_game.new_table(10),
+        guild_id=GUILD,
+        channel_id=6,
+        actor_id=GM,
+        key="open-other",
+    )
+    return outcome.table_id
+
+
+async def test_a_read_that_saw_the_file_before_a_write_committed_is_not_kept(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race that kept a table's marks from before its board was posted (so the next pass
+    posted the board again): a read begun while a record was writing, that saw the file as it
+    was before the commit, and ended after the record had moved the kept marks."""
+    surfaces = SurfaceService(world.db)
+    table_id = await open_table(world)
+    writing, read_done = asyncio.Event(), asyncio.Event()
+    set_posted, read_marks = storage_surfaces.set_posted, storage_surfaces.marks
+
+    async def slow_write(tx: Any, table: int, version: int) -> None:
+        await writing.wait()  # the record has begun, and not committed
+        await set_posted(tx, table, version)
+
+    async def slow_read(tx: Any, table: int) -> Any:
+        found = await read_marks(tx, table)  # the file before the commit
+        await read_done.wait()  # and it ends after the record
+        return found
+
+    monkeypatch.setattr(storage_surfaces, "set_posted", slow_write)
+    monkeypatch.setattr(storage_surfaces, "marks", slow_read)
+    recording = asyncio.ensure_future(surfaces.record(table_id, posted=1))
+    await asyncio.sleep(0.01)
+    reading = asyncio.ensure_future(surfaces.marks(table_id))
+    await asyncio.sleep(0.01)
+    writing.set()
+    await recording
+    read_done.set()
+    assert (await reading).posted_version == 0  # what it saw
+    monkeypatch.setattr(storage_surfaces, "marks", read_marks)
+    assert (await surfaces.marks(table_id)).posted_version == 1  # not kept: read again
