@@ -15,11 +15,12 @@ first statement, whatever the writer is doing meanwhile. So:
   coroutines doing ``BEGIN ... COMMIT`` on it would mix their statements into one transaction,
   so every transaction holds :attr:`Database._lock`. Reads that must see the transaction's own
   writes are made through its ``tx``.
-- Each reader is a ``sqlite3`` connection with ``query_only`` on, and a worker thread of its own.
-  The first statement of a ``read()`` block begins a read transaction in the same trip to the
-  thread; the block's end queues its ROLLBACK without waiting for it (the thread runs it before
-  any later statement). Readers are opened when needed, up to ``readers``; a read waits only when
-  all of them are busy with other reads.
+- Each reader is a ``sqlite3`` connection with ``query_only`` on, and a worker thread of its own
+  (``bot.storage.reader``). Its statements run on the event loop too, unless one runs long or
+  would wait for a lock: that one, and the rest of its block, run on the thread (in the same
+  read transaction). The first statement of a ``read()`` block begins the read transaction; the
+  block's end ends it. Readers are opened when needed, up to ``readers``; a read waits only when
+  all of them are busy with other reads (a block that awaits something else holds its reader).
 - One task may not nest uses (a read inside its own transaction would not see that
   transaction's writes; a transaction inside its own read would wait for nothing): refused.
 

@@ -9,7 +9,7 @@ import csv
 import io
 from typing import Any
 
-from tests.e2e.pazaak_support import seat_two
+from tests.e2e.pazaak_support import seat_two, settle
 from tests.e2e.pegaz_kit import GC, Player, Tavern
 from tests.e2e.test_characters import say
 from tests.e2e.test_stats import forfeited_match
@@ -110,7 +110,9 @@ async def test_closing_a_table_that_waits_for_the_offering_keeps_the_game_won(
     await tv.press(tv.gm, board, "Start")
     await tv.press(ann.user, board, "Fold")
     assert "Keep it all" in board.button_labels
-    await say(fake, tv.gm, "table close", table=1)
+    closing = await fake.slash(tv.gm, "table close", table=1)
+    await closing.reply()
+    await settle(fake, harness, closing)  # the reply may come before the board's redraw
     assert (await tv.services.tables.get(1)).status == "finished"
     assert (await tv.purse(ann), await tv.purse(bob)) == (GC - S, GC + S)
     assert board.button_labels == ["History"]
