@@ -18,13 +18,17 @@ ALICE_USER = 201
 async def open_table(world: World) -> int:
     alice = await world.characters.create(GUILD, "Alice", owner_id=ALICE_USER)
     await world.purses.grant(alice.id, "wh", 100, actor_id=GM)
+    return await dice_table(world, channel_id=5, key="open")
+
+
+async def dice_table(world: World, *, channel_id: int, key: str) -> int:
     outcome = await world.tables.create(
         "dice",
         lambda rng: dice_game.new_table(10),
         guild_id=GUILD,
-        channel_id=5,
+        channel_id=channel_id,
         actor_id=GM,
-        key="open",
+        key=key,
     )
     return outcome.table_id
 
@@ -96,7 +100,7 @@ async def test_a_write_to_another_table_does_not_spoil_a_read(
     another overlapped is still kept (no SQL the next time); one that a write to its own table
     overlapped is read again."""
     surfaces = SurfaceService(world.db)
-    first, second = await open_table(world), await open_other_table(world)
+    first, second = await open_table(world), await dice_table(world, channel_id=6, key="open-other")
     reads = 0
     read_marks = storage_surfaces.marks
 
@@ -124,18 +128,6 @@ async def test_a_write_to_another_table_does_not_spoil_a_read(
     before = reads
     assert (await surfaces.marks(second)).posted_version == 1
     assert reads > before  # overlapped by its own table's write: read again
-
-
-async def open_other_table(world: World) -> int:
-    outcome = await world.tables.create(
-        "dice",
-        lambda rng: dice_game.new_table(10),
-        guild_id=GUILD,
-        channel_id=6,
-        actor_id=GM,
-        key="open-other",
-    )
-    return outcome.table_id
 
 
 async def test_a_read_that_saw_the_file_before_a_write_committed_is_not_kept(

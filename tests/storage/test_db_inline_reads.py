@@ -7,28 +7,20 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage import reader as reading
-from bot.storage.sqlite import SqliteDatabase
+from bot.storage.db import Database
+from tests.storage import test_db_readers
 
+db = test_db_readers.db  # the fixture: a file whose meta has one row, k = "committed"
 PATIENCE = 10.0
 LONG = (
     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
     "SELECT sum(i) FROM n"
 )
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
-    db = await SqliteDatabase.connect(tmp_path / "szulernia.db", readers=2)
-    async with db.transaction() as tx:
-        await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'committed')")
-    yield db
-    await db.close()
 
 
 class Threads:
@@ -49,9 +41,7 @@ class Threads:
         self.seen.clear()
 
 
-async def test_a_short_read_runs_on_the_loop(
-    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_short_read_runs_on_the_loop(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     threads = Threads(monkeypatch)
     async with db.read() as tx:  # opens a reader (on its thread)
         await tx.fetchval("SELECT 1")
@@ -62,7 +52,7 @@ async def test_a_short_read_runs_on_the_loop(
 
 
 async def test_a_long_read_moves_to_the_thread_and_the_loop_goes_on(
-    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
+    db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads = Threads(monkeypatch)
     ticks = 0
@@ -88,7 +78,7 @@ async def test_a_long_read_moves_to_the_thread_and_the_loop_goes_on(
 
 
 async def test_a_lock_refused_on_the_loop_is_waited_for_on_the_thread(
-    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
+    db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On the loop the busy timeout is 0: SQLite refuses a lock at once (SQLITE_BUSY, as when
     another process runs a recovery), and the statement runs again on the thread, which waits."""
@@ -117,7 +107,7 @@ async def test_a_lock_refused_on_the_loop_is_waited_for_on_the_thread(
     assert reading.THREAD_NAME in threads.seen
 
 
-async def test_a_cancelled_long_read_leaves_its_reader_usable(db: SqliteDatabase) -> None:
+async def test_a_cancelled_long_read_leaves_its_reader_usable(db: Database) -> None:
     async def long_read() -> None:
         async with db.read() as tx:
             await tx.fetchval(LONG, (3_000_000,))
