@@ -38,6 +38,8 @@ def size(embed: discord.Embed) -> int:
 def fit(embed: discord.Embed) -> discord.Embed:
     """The embed with every part clipped to its limit, at most 25 fields, and 6,000 characters in
     all (the description gives way first, then the fields from the last). Returns ``embed``."""
+    if _within(embed):  # nearly every embed: nothing to clip, the fields are not rebuilt
+        return embed
     if embed.title:
         embed.title = clip(embed.title, TITLE_MAX)
     if embed.description:
@@ -72,6 +74,23 @@ def fit(embed: discord.Embed) -> discord.Embed:
         embed.set_field_at(index, name=item.name, value=clip(value, keep), inline=bool(item.inline))
         over = size(embed) - EMBED_TOTAL_MAX
     return embed
+
+
+def _within(embed: discord.Embed) -> bool:
+    """Whether :func:`fit` would leave ``embed`` as it is."""
+    fields = embed.fields
+    return (
+        len(embed.title or "") <= TITLE_MAX
+        and len(embed.description or "") <= DESCRIPTION_MAX
+        and len(embed.footer.text or "") <= FOOTER_MAX
+        and len(embed.author.name or "") <= AUTHOR_MAX
+        and len(fields) <= FIELDS_MAX
+        and all(
+            f.name and f.value and len(f.name) <= FIELD_NAME_MAX and len(f.value) <= FIELD_VALUE_MAX
+            for f in fields
+        )
+        and size(embed) <= EMBED_TOTAL_MAX
+    )
 
 
 def content(text: str) -> str:
