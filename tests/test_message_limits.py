@@ -110,28 +110,10 @@ def test_fit_makes_any_embed_acceptable(
     embed.set_author(name=author)
     for field_name, value in fields:
         embed.add_field(name=field_name, value=value)
-    fits(embed=limits.fit(embed))
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    title=_piece,
-    description=_piece,
-    footer=_piece,
-    author=_piece,
-    fields=st.lists(st.tuples(_piece, _piece), max_size=40),
-)
-def test_fit_changes_an_embed_only_where_it_must(
-    title: str, description: str, footer: str, author: str, fields: list[tuple[str, str]]
-) -> None:
-    """An embed that fits once fits again unchanged; so does one that fitted to begin with."""
-    embed = discord.Embed(title=title, description=description)
-    embed.set_footer(text=footer)
-    embed.set_author(name=author)
-    for field_name, value in fields:
-        embed.add_field(name=field_name, value=value)
-    once = limits.fit(embed).to_dict()
-    assert limits.fit(discord.Embed.from_dict(copy.deepcopy(once))).to_dict() == once
+    fitted = limits.fit(embed).to_dict()
+    fits(embed=discord.Embed.from_dict(copy.deepcopy(fitted)))
+    again = limits.fit(discord.Embed.from_dict(copy.deepcopy(fitted)))
+    assert again.to_dict() == fitted  # what fits is left as it is
 
 
 # --- the catalogues -----------------------------------------------------------------------------
