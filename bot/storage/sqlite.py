@@ -17,10 +17,11 @@ first statement, whatever the writer is doing meanwhile. So:
   writes are made through its ``tx``.
 - Each reader is a ``sqlite3`` connection with ``query_only`` on, and a worker thread of its own
   (``bot.storage.reader``). Its statements run on the event loop too, unless one runs long or
-  would wait for a lock: that one, and the rest of its block, run on the thread (in the same
-  read transaction). The first statement of a ``read()`` block begins the read transaction; the
-  block's end ends it. Readers are opened when needed, up to ``readers``; a read waits only when
-  all of them are busy with other reads (a block that awaits something else holds its reader).
+  would wait for a lock: that one runs again on the thread, in the same read transaction (and a
+  statement made while it runs there queues behind it). The first statement of a ``read()`` block
+  begins the read transaction; the block's end ends it. Readers are opened when needed, up to
+  ``readers``; a read waits only when all of them are busy with other reads (a block that awaits
+  something else holds its reader).
 - One task may not nest uses (a read inside its own transaction would not see that
   transaction's writes; a transaction inside its own read would wait for nothing): refused.
 
