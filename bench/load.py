@@ -10,6 +10,10 @@ the work costs by itself). For the bot and echo it prints:
 
 - p50/p95/p99 of the acknowledgement (click -> the first interaction response) and of the table
   update (click -> the table message shows the new version), and the bot-to-echo ratios;
+- the acknowledgement's three legs, for the bot, echo and the floor: from the click's sending
+  until the bot parsed it from the gateway, until the bot began its answer (its own queue),
+  until the fake saw the answer (discord.py's stamps in the child, on the clock both processes
+  read);
 - interactions per second at saturation;
 - SQL statements and commits per move (a sqlite3 trace callback in the bot's process);
 - REST requests per move, as interaction responses and rate-limited routes;
@@ -157,7 +161,8 @@ async def drive(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        phase.problems = (await child.ask("quit")).get("problems", [])
+        said = await child.ask("quit")
+        phase.problems = said.get("problems", [])
     phase.seconds = end - start
     phase.pauses = PAUSES.between(start, end)
     phase.cpu = final["cpu"] - mark["cpu"]
@@ -187,6 +192,12 @@ async def drive(
     for t, ms, what in record.updates:
         if inside(t):
             phase.update_by.setdefault(what, []).append(ms)
+    for key, (sent, acked) in record.answered.items():
+        parsed, answering = said.get("stamps", {}).get(str(key), (0.0, 0.0))
+        if inside(sent) and answering:
+            phase.ack_split.append(
+                ((parsed - sent) * 1000, (answering - parsed) * 1000, (acked - answering) * 1000)
+            )
     phase.moves = sum(1 for t in record.moves if inside(t))
     phase.interactions = sum(1 for t in record.interactions if inside(t))
     phase.stuck = len(stuck)

@@ -7,7 +7,8 @@ loopback ports) and answers commands, one a line on stdin, with one ``@@{json}``
   the SQL statements (``BEGIN``/``COMMIT``/``ROLLBACK`` apart) and commits seen so far: a
   ``sqlite3`` trace callback on every connection the process opens, installed before the bot
   opens its database (no production code is changed);
-- ``quit``: close the bot and report the errors it logged.
+- ``quit``: close the bot and report the errors it logged, and when it parsed each interaction
+  and began its answer (``STAMPS``).
 
 The first line says the bot is READY, with its time to READY, its time until its open tables
 were kept in memory (the restore runs beside the first clicks) and its resident memory then. Modes:
@@ -101,6 +102,40 @@ def main_thread_cpu() -> float:
     with open(f"/proc/self/task/{os.getpid()}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+STAMPS: dict[int, list[float]] = {}
+"""Interaction id -> [when this process parsed it from the gateway, when it first asked for its
+answer] (``time.monotonic``, the clock the parent's loop reads too), for the ack's split."""
+ANSWERS = ("defer", "send_message", "send_modal", "edit_message")
+
+
+def stamp_interactions() -> None:
+    """Stamp each interaction where the bot (or echo) parses it and where it starts to answer
+    it: discord.py's own entry points, patched in this bench process alone."""
+    from discord.state import ConnectionState
+
+    parse = ConnectionState.parse_interaction_create
+
+    def parsed(self: ConnectionState, data: Any) -> None:
+        STAMPS[int(data["id"])] = [time.monotonic(), 0.0]
+        parse(self, data)
+
+    ConnectionState.parse_interaction_create = parsed  # type: ignore[method-assign]
+    for name in ANSWERS:
+        setattr(
+            discord.InteractionResponse, name, _stamped(getattr(discord.InteractionResponse, name))
+        )
+
+
+def _stamped(answer: Any) -> Any:
+    async def answering(self: discord.InteractionResponse, *args: Any, **kwargs: Any) -> Any:
+        seen = STAMPS.get(self._parent.id)
+        if seen is not None and not seen[1]:
+            seen[1] = time.monotonic()
+        return await answer(self, *args, **kwargs)
+
+    return answering
 
 
 def say(**data: Any) -> None:
@@ -220,6 +255,7 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
 
 async def main(config: dict[str, Any]) -> None:
     settings = DiscordSettings(api_base=config["api_base"], gateway_url=config["gateway_url"])
+    stamp_interactions()  # before the client exists: discord.py binds its parsers then
     with use_endpoints(settings):
         starter = start_bot if config["mode"] == "bot" else start_echo
         stalls = os.environ.get("LOAD_STALLS")
@@ -244,7 +280,7 @@ async def main(config: dict[str, Any]) -> None:
                 problems = await close()
                 for sql, n in SEEN.most_common(25):
                     print(f"{n:7d} {sql}", file=sys.stderr)
-                say(problems=problems[:20], errors=len(problems))
+                say(problems=problems[:20], errors=len(problems), stamps=STAMPS)
                 return
 
 

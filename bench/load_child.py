@@ -19,6 +19,8 @@ PYCACHE = Path(tempfile.gettempdir()) / "szulernia-bench-pycache"
 the installed packages (discord.py, echo's whole code) come compiled, so a child that compiled
 the project's modules at every start (``PYTHONDONTWRITEBYTECODE``) would time that, not its
 start. Outside the tree."""
+LINE_LIMIT = 2**26
+"""The longest answer line: ``quit`` carries every interaction's stamps (bench/load_bot.py)."""
 
 
 def child_env() -> dict[str, str]:
@@ -57,6 +59,7 @@ class Child:
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=err,
+                limit=LINE_LIMIT,
             )
         self.ready = await asyncio.wait_for(self._answer(), READY_SECONDS)
         self.ready["wall"] = time.perf_counter() - spawned

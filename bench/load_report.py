@@ -74,6 +74,9 @@ class Phase:
     updates: list[float] = field(default_factory=list)
     update_by: dict[str, list[float]] = field(default_factory=dict)
     """The table updates by the handler of the move."""
+    ack_split: list[tuple[float, float, float]] = field(default_factory=list)
+    """Each acknowledgement's three legs (ms): sent until the bot parsed it from the gateway,
+    until the bot started to answer it, until the fake saw the answer."""
     moves: int = 0
     interactions: int = 0
     cpu: float = 0.0
@@ -133,6 +136,7 @@ def report(pairs: list[tuple[Phase, Phase, Phase]], args: argparse.Namespace) ->
             f"echo {echo_rate:,.0f} interactions/s; ratio {ratio(bot_rate, echo_rate):.2f}"
         )
         floor_line(bot, echo, floor)
+        split_line(bot, echo, floor)
         print(
             "  the bench's own process (the fake, the players): collector pauses over 50 ms in "
             + ", ".join(
@@ -184,6 +188,26 @@ def report(pairs: list[tuple[Phase, Phase, Phase]], args: argparse.Namespace) ->
             trouble = phase.failures + phase.problems
             if trouble:
                 print(f"  {phase.kind}: {len(trouble)} problems, e.g. " + "; ".join(trouble[:3]))
+
+
+def split_line(*phases: Phase) -> None:
+    """Where an acknowledgement's time goes, per bot: the fake's gateway and the bot's read of
+    it, the bot's own queue until it answers, the answer's request until the fake has it."""
+    legs = ("to the parse", "to the answer", "to the fake")
+    parts = []
+    for phase in phases:
+        if phase.ack_split:
+            cut = [percentiles([leg[i] for leg in phase.ack_split]) for i in range(3)]
+            told = ", ".join(
+                f"{leg} {p[0]:,.0f} / {p[2]:,.0f}" for leg, p in zip(legs, cut, strict=True)
+            )
+            parts.append(f"{phase.kind} {told}")
+    if parts:
+        print(
+            "  ack split, ms p50 / p99 (sent, parsed by the bot, answer begun, seen by the fake):"
+        )
+        for part in parts:
+            print(f"    {part}")
 
 
 def floor_line(bot: Phase, echo: Phase, floor: Phase) -> None:

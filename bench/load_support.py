@@ -120,6 +120,8 @@ class Record:
     updates: list[tuple[float, float, str]] = field(default_factory=list)  # and the handler
     moves: list[float] = field(default_factory=list)
     interactions: list[float] = field(default_factory=list)
+    answered: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """Interaction id -> (sent, acknowledged as the fake saw it): joined with the bot's stamps."""
     failures: list[str] = field(default_factory=list)
 
 
@@ -190,6 +192,7 @@ class Driver:
             Wait("ack", handler, began), handle.channel, lambda: handle.callback_type is not None
         )
         self.record.acks[handler].append((began, (at - began) * 1000))
+        self.record.answered[handle.id] = (began, at)
         self.record.interactions.append(began)
         self.began[self.number.get()] = began
         return handle
