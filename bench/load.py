@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import sys
 import tempfile
@@ -187,14 +188,16 @@ async def drive(
     def inside(t: float) -> bool:
         return start <= t < end
 
-    phase.acks = {k: [ms for t, ms in v if inside(t)] for k, v in record.acks.items()}
+    phase.acks = {k: [ms for t, ms, _ in v if inside(t)] for k, v in record.acks.items()}
     phase.updates = [ms for t, ms, _ in record.updates if inside(t)]
     for t, ms, what in record.updates:
         if inside(t):
             phase.update_by.setdefault(what, []).append(ms)
-    for key, (sent, acked) in record.answered.items():
-        parsed, answering = said.get("stamps", {}).get(str(key), (0.0, 0.0))
+    stamps = said.get("stamps", {})
+    for sent, ms, key in itertools.chain.from_iterable(record.acks.values()):
+        parsed, answering = stamps.get(str(key), (0.0, 0.0))
         if inside(sent) and answering:
+            acked = sent + ms / 1000
             phase.ack_split.append(
                 ((parsed - sent) * 1000, (answering - parsed) * 1000, (acked - answering) * 1000)
             )

@@ -28,6 +28,7 @@ STUCK_SECONDS = 5.0
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 MENTION = re.compile(r"<@(\d+)>")
 TOTAL = re.compile(r"Total: \*\*(-?\d+)\*\*")
+Ack = tuple[float, float, int]  # (sent, ms, the interaction's id, or 0: never answered)
 
 
 class Probes:
@@ -116,12 +117,10 @@ class Wait:
 class Record:
     """Samples as (start time, milliseconds); the window is applied when reporting."""
 
-    acks: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
+    acks: dict[str, list[Ack]] = field(default_factory=partial(defaultdict, list))
     updates: list[tuple[float, float, str]] = field(default_factory=list)  # and the handler
     moves: list[float] = field(default_factory=list)
     interactions: list[float] = field(default_factory=list)
-    answered: dict[int, tuple[float, float]] = field(default_factory=dict)
-    """Interaction id -> (sent, acknowledged as the fake saw it): joined with the bot's stamps."""
     failures: list[str] = field(default_factory=list)
 
 
@@ -177,7 +176,7 @@ class Driver:
         for wait in waits:
             age = (now - wait.since) * 1000
             if wait.kind == "ack":
-                self.record.acks[wait.what].append((max(wait.since, start), age))
+                self.record.acks[wait.what].append((max(wait.since, start), age, 0))
             elif wait.kind == "update":
                 self.record.updates.append((max(wait.since, start), age, wait.what))
         return [w for w in waits if now - w.since > STUCK_SECONDS]
@@ -191,8 +190,7 @@ class Driver:
         at, _ = await self.wait(
             Wait("ack", handler, began), handle.channel, lambda: handle.callback_type is not None
         )
-        self.record.acks[handler].append((began, (at - began) * 1000))
-        self.record.answered[handle.id] = (began, at)
+        self.record.acks[handler].append((began, (at - began) * 1000, handle.id))
         self.record.interactions.append(began)
         self.began[self.number.get()] = began
         return handle
