@@ -31,6 +31,7 @@ from bot.render import images
 from bot.render import pazaak as render
 from bot.render.pazaak import text as pazaak_text
 from bot.rules import pazaak
+from bot.rules.common import NotSeated
 from bot.rules.pazaak.queries import seat_index
 from bot.services.outcomes import Character, TableView
 from cogs.kit.emojis import AppEmojis, icons_of
@@ -77,16 +78,19 @@ def hand_key(
 ) -> str:
     """Everything :func:`hand_draft` depends on (see ``bot.render.pazaak.hand_dm``: the hand, the
     names, the match's end and its winner, the language), digested without drawing it."""
-    other = next(p.id for p in state.players if p.id != player)
+    seat = seat_index(state, player)
+    if seat is None:
+        raise NotSeated(player=player)
+    me, other = state.players[seat], state.players[1 - seat]
     shown = (
         HAND_LOOK,
         table_id,
         lang,
         names.get(player),
-        names.get(other),
-        pazaak.view(state, player).hand,
+        names.get(other.id),
+        me.hand,  # the seat's own view of its hand (``pazaak.view``), without the rest of it
         swap_offered(state, player),
-        tuple(render.skills_left(state, state.players[seat_index(state, player) or 0], lang)),
+        tuple(render.skills_left(state, me, lang)),
         cancelled,
         state.phase == "over",
         state.winner,
