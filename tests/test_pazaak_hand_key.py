@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from bot.rules import pazaak
 from cogs.pazaak.scene import hand_draft, hand_key
 
-DECK = pazaak.parse_side_cards("+1 +2 +3 +4 +5 -1 -2 -3 -4 -5".split())
+DECK = pazaak.parse_side_cards(["+1", "+2", "+3", "+4", "+5", "-1", "-2", "-3", "-4", "-5"])
 NAMES = {1: "Ahsoka", 2: "Bastila"}
 
 
