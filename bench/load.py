@@ -48,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load_child import Child
-from bench.load_report import PAUSES, Phase, collector_held, report
+from bench.load_report import PAUSES, Phase, collector_held, ratio, report
 from bench.load_restore import restore
 from bench.load_support import (
     Driver,
@@ -57,7 +57,6 @@ from bench.load_support import (
     echo_table,
     pazaak_table,
     pegaz_table,
-    ratio,
 )
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord
 from tests.fakediscord.stats import RequestStats

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.load_support import STUCK_SECONDS, ratio
+from bench.load_support import STUCK_SECONDS
 from tests.fakediscord.stats import RequestStats
 
 
@@ -54,6 +54,10 @@ def collector_held() -> Iterator[None]:
         gc.enable()
         gc.unfreeze()
         gc.collect()
+
+
+def ratio(a: float, b: float) -> float:
+    return a / b if b else float("nan")
 
 
 def percentiles(values: list[float]) -> tuple[float, float, float]:

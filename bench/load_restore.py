@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.load_child import Child
-from bench.load_support import ratio
+from bench.load_report import ratio
 from tests.fakediscord import FakeDiscord
 
 

@@ -395,7 +395,3 @@ async def pazaak_table(
             )
 
     await driver.forever(f"pazaak {number}", match)
-
-
-def ratio(a: float, b: float) -> float:
-    return a / b if b else float("nan")
