@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import json
 import os
 import sys
 import tempfile
@@ -71,7 +72,12 @@ def tag(n: int) -> str:
 
 
 async def run_phase(
-    kind: str, tables: int, args: argparse.Namespace, folder: Path, database: str | None = None
+    kind: str,
+    tables: int,
+    args: argparse.Namespace,
+    folder: Path,
+    database: str | None = None,
+    mix: dict[str, Any] | None = None,
 ) -> Phase:
     fake = FakeDiscord(spec=None) if args.no_spec else FakeDiscord()
     await fake.start()
@@ -82,7 +88,9 @@ async def run_phase(
             if enable is not None:
                 enable()
         with collector_held():
-            await drive(fake, phase, args, folder, database)
+            await drive(fake, phase, args, folder, database, mix)
+        if kind == "bot":
+            phase.board = board_sample(fake)
         counted = getattr(fake, "rate_limit_stats", None)
         if args.rate_limits and counted is not None:
             seen = counted()
@@ -101,6 +109,7 @@ async def drive(
     args: argparse.Namespace,
     folder: Path,
     database: str | None = None,
+    mix: dict[str, Any] | None = None,
 ) -> None:
     games = args.games
     gm = fake.add_player("Gamemaster", permissions=MANAGE_GUILD)
@@ -135,6 +144,7 @@ async def drive(
         "guild": fake.guild.id,
         "gm": gm.id,
         "characters": characters,
+        "mix": mix,
     }
     record = Record()
     driver = Driver(fake, record)
@@ -206,6 +216,20 @@ async def drive(
     phase.failures = record.failures + [f"fake: {p}" for p in fake.problems()[:5]]
 
 
+def board_sample(fake: FakeDiscord) -> dict[str, Any] | None:
+    """A table message the bot drew (the one of median size): its embed and button labels."""
+    boards = [
+        m
+        for m in fake.state.messages.values()
+        if m.embeds and m.buttons and m.channel.guild_id is not None and not m.ephemeral_to
+    ]
+    if not boards:
+        return None
+    boards.sort(key=lambda m: len(json.dumps(m.embeds[0])))
+    board = boards[len(boards) // 2]
+    return {"embed": board.embeds[0], "labels": [str(b.get("label") or "-") for b in board.buttons]}
+
+
 async def window_mark(fake: FakeDiscord, child: Child) -> tuple[float, dict[str, Any]]:
     at = asyncio.get_running_loop().time()
     counts = await child.ask("mark")
@@ -270,8 +294,8 @@ async def main() -> None:
         backends: list[tuple[int, Phase, Phase]] = []
         for tables in counts:
             echo = await run_phase("echo", tables, args, folder)
-            floor = await run_phase("floor", tables, args, folder)
             bot = await run_phase("bot", tables, args, folder)
+            floor = await run_phase("floor", tables, args, folder, mix=bot.traffic())
             pairs.append((bot, echo, floor))
             print(f"  {tables} tables: {bot.moves} moves by the bot, {echo.moves} by echo")
             if args.postgres:

@@ -17,8 +17,10 @@ characters it is given) and ``echo`` (a bare discord.py client that answers each
 UPDATE_MESSAGE response that edits the message: its button's version plus one, and nothing else),
 and ``floor``: the same client in the shape issue 12 asks of the bot, acknowledging first (a
 DEFERRED_UPDATE_MESSAGE) and then drawing the update through the interaction's token (a PATCH of
-``@original``, as the bot's own ``cogs.kit.messages.edit_original`` sends it): the least any
-bot that acknowledges before its work can do, with no game, database or render behind it.
+``@original``, as the bot's own ``cogs.kit.messages.edit_original`` sends it), with the bot's
+traffic of the same run when the config has a ``mix`` (its board's embed and buttons, its
+follow-ups and rate-limited posts an interaction): the least any bot that acknowledges before
+its work, and says what the bot says, can do, with no game, database or render behind it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import time
 import traceback
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -163,21 +165,46 @@ class Echo(discord.Client):
 
 
 class Floor(Echo):
-    """Acknowledge first, then edit the clicked message through the token (two responses)."""
+    """Acknowledge first, then edit the clicked message through the token (two responses);
+    then the rest of the bot's traffic as measured in the same run (``mix``): its board's
+    embed and buttons in that edit, and its follow-ups and rate-limited posts an interaction."""
+
+    mix: ClassVar[dict[str, Any]] = {}
+    owed = (0.0, 0.0)
+    """The follow-ups and posts owed so far (a fraction of one is carried to the next click)."""
 
     async def answer(
         self, interaction: discord.Interaction[Any], content: str, view: discord.ui.View
     ) -> None:
-        from cogs.kit.messages import edit_original  # the bot's own lighter edit
+        from cogs.kit.messages import edit_original, follow_up  # the bot's own lighter requests
 
         await interaction.response.defer()
-        await edit_original(interaction, content=content, view=view)
+        mix = self.mix
+        embed = discord.Embed.from_dict(mix["embed"]) if mix.get("embed") else None
+        for label in mix.get("labels", ()):
+            view.add_item(discord.ui.Button(label=label, disabled=True))
+        await edit_original(interaction, content=content, embed=embed, view=view)
+        follow_ups, posts = (owed + mix.get(k, 0.0) for owed, k in zip(self.owed, MIX, strict=True))
+        for _ in range(int(follow_ups)):
+            await follow_up(interaction, content=LINE)
+        channel = self.get_partial_messageable(interaction.channel_id or 0)
+        for _ in range(int(posts)):
+            await channel.send(LINE)
+        self.owed = (follow_ups % 1, posts % 1)
+
+
+MIX = ("follow_ups", "posts")
+LINE = "Floor: a line of table talk, as long as the bot's announcements are, more or less."
 
 
 async def start_echo(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     began = time.perf_counter()
     kind = Floor if config["mode"] == "floor" else Echo
-    client = kind(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    intents = discord.Intents.none()  # the bot's own: guilds alone, no message events
+    intents.guilds = True
+    client = kind(intents=intents, guild_ready_timeout=0.05)
+    if isinstance(client, Floor):
+        Floor.mix = config.get("mix") or {}
     await client.login(config["token"])
     task = asyncio.create_task(client.connect(reconnect=True))
     await client.wait_until_ready()
@@ -323,12 +350,13 @@ def _toggle_profile() -> None:
 
 
 def run(config: dict[str, Any]) -> None:
-    """Run one bot; with ``LOAD_PROFILE=FILE`` in the environment, the real bot runs under
+    """Run one bot; with ``LOAD_PROFILE=FILE`` in the environment, the real bot (or the mode
+    named by ``LOAD_PROFILE_MODE``: ``floor``, ``echo``) runs under
     cProfile in the measured window (between the first two ``mark`` commands) and its
     statistics go to ``FILE.<pid>`` (read them with ``python -m pstats``)."""
     global PROFILER
     profile_to = os.environ.get("LOAD_PROFILE")
-    if profile_to and config["mode"] == "bot":
+    if profile_to and config["mode"] == os.environ.get("LOAD_PROFILE_MODE", "bot"):
         PROFILER = cProfile.Profile(time.thread_time)  # the loop thread's CPU, not wall time
     try:
         asyncio.run(main(config))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.load_support import STUCK_SECONDS
-from tests.fakediscord.stats import RequestStats
+from tests.fakediscord.stats import WEBHOOK, RequestStats
 
 
 class Pauses:
@@ -100,6 +100,18 @@ class Phase:
     """The bench process's collector pauses over 50 ms in the window, and the longest (ms)."""
     failures: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    board: dict[str, Any] | None = None
+    """A table message the bot drew (``bench.load.board_sample``), for the floor's edits."""
+
+    def traffic(self) -> dict[str, Any]:
+        """The floor's ``mix`` (``bench/load_bot.py``): this bot's board, and its follow-ups
+        and rate-limited requests an interaction."""
+        follow_ups = self.stats.routes["interaction"][f"POST {WEBHOOK}"]
+        return {
+            **(self.board or {}),
+            "follow_ups": ratio(follow_ups, self.interactions),
+            "posts": ratio(self.stats.limited, self.interactions),
+        }
 
     @property
     def all_acks(self) -> list[float]:
@@ -216,13 +228,19 @@ def split_line(*phases: Phase) -> None:
 
 def floor_line(bot: Phase, echo: Phase, floor: Phase) -> None:
     """The floor: echo in the shape the bot must take (acknowledge, then update through the
-    token), with no game behind it; what it costs is beyond any bot of that shape."""
+    token), with the bot's board and the rest of its traffic, and no game behind it; what it
+    costs is beyond any bot of that shape that says what the bot says."""
     rates = [ratio(p.interactions, p.seconds) for p in (bot, echo, floor)]
     b, e, f = (percentiles(p.updates)[2] for p in (bot, echo, floor))
+    mix = bot.traffic()
+    each = floor.per_move(floor.cpu * 1000)  # the floor's move is one interaction
+    clicks = ratio(bot.interactions, bot.moves)
     print(
-        f"  floor (ack, then the update through the token; no game): {rates[2]:,.0f} "
-        f"interactions/s, {ratio(rates[2], rates[1]):.2f}x echo's; "
-        f"CPU {floor.per_move(floor.cpu * 1000):.2f} ms an interaction; update p99 "
+        f"  floor (ack, then the update through the token, with the bot's board, "
+        f"{mix['follow_ups']:.2f} follow-ups and {mix['posts']:.2f} rate-limited posts an "
+        f"interaction; no game): {rates[2]:,.0f} interactions/s, "
+        f"{ratio(rates[2], rates[1]):.2f}x echo's; CPU {each:.2f} ms an interaction, "
+        f"{each * clicks:.2f} ms for a move of the bot's ({clicks:.2f} interactions); update p99 "
         f"{f:,.0f} ms, {ratio(f, e):.1f}x echo's. Szulernia against the floor: "
         f"{ratio(rates[0], rates[2]):.2f}x its interactions/s, {ratio(b, f):.1f}x its update p99"
     )

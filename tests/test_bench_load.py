@@ -33,6 +33,10 @@ async def test_one_table_for_a_second(tmp_path: Path) -> None:
     assert min(bot.all_acks) > 0 and min(bot.updates) > 0
     assert bot.cpu > 0 and bot.statements > 0 and bot.commits > 0
     assert bot.stats.interaction > 0
+    # What the floor is given of the bot's traffic: its board, and rates an interaction.
+    traffic = bot.traffic()
+    assert traffic["embed"] and traffic["labels"]  # a table message the bot drew
+    assert traffic["follow_ups"] > 0 and traffic["posts"] >= 0
 
 
 async def test_the_floor_acknowledges_then_edits(tmp_path: Path) -> None:
@@ -46,3 +50,19 @@ async def test_the_floor_acknowledges_then_edits(tmp_path: Path) -> None:
     # A deferral and an edit each (a click at an edge of the window may have one of them in it).
     assert callbacks >= floor.moves - 1 and edits >= floor.moves - 1
     assert abs(callbacks - edits) <= 1 and floor.stats.limited == 0
+
+
+async def test_the_floor_says_what_the_bot_says(tmp_path: Path) -> None:
+    board = {"embed": {"title": "A board", "description": "x" * 300}, "labels": ["Fold", "Pay"]}
+    mix = {**board, "follow_ups": 0.5, "posts": 0.25}
+    floor = await run_phase("floor", 1, options(seconds=2.0), tmp_path, mix=mix)
+
+    assert floor.failures == [] and floor.problems == []
+    moves = floor.moves
+    assert moves >= 8
+    follow_ups = floor.stats.routes["interaction"]["POST /webhooks/{webhook_id}/{webhook_token}"]
+    posts = floor.stats.routes["limited"]["POST /channels/{channel_id}/messages"]
+    # One follow-up every second click and a post every fourth (a click at an edge of the
+    # window may count on one side of it only).
+    assert abs(follow_ups - moves / 2) <= 2 and abs(posts - moves / 4) <= 2
+    assert floor.stats.limited == posts
