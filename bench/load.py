@@ -4,9 +4,10 @@ Drives N tables at once (``--tables 1,20,200``; half Three-Card Pegasus with 2-3
 Pazaak) through the loopback fake Discord (``tests/fakediscord``), closed loop: each table's
 players make their next move as soon as the previous move's table update arrived. The same load
 runs, in the same run and through the same fake, against a bare discord.py echo bot (one
-UPDATE_MESSAGE response per click), and against the same bare bot in the bot's shape, the floor
-(a deferral first, then the update through the interaction's token: what acknowledging before
-the work costs by itself). For the bot and echo it prints:
+UPDATE_MESSAGE response per click), and against the same bare bot in the bot's shape, the floor,
+run after the bot: a deferral first, then the update through the interaction's token, carrying
+the bot's board of that run, and the bot's follow-ups and rate-limited posts an interaction
+(what the bot's own traffic costs with no game behind it). For the bot and echo it prints:
 
 - p50/p95/p99 of the acknowledgement (click -> the first interaction response) and of the table
   update (click -> the table message shows the new version), and the bot-to-echo ratios;

@@ -21,8 +21,8 @@ each with a 95% interval over the deals (a deal's matches are not independent of
 The cost is the in-set state, both hands' masks times both tables: with one set to win, about
 10 thousand nodes and 0.5 s with no hand cards, 53 thousand and 4 s with one card each, 256
 thousand with two (CPython on this machine). The real game, four cards each and three sets, is
-beyond a pure-Python run, hence ``--hand`` and ``--sets`` for smaller games (the defaults: one
-card each, three sets). Cards with no fixed values (D, the flips) are not modelled.
+beyond a pure-Python run, hence ``--hand`` and ``--sets`` (defaults: one card, three sets); for
+it, ``bench/pazaak_bound_c.py`` solves this programme in C. D and the flips are not modelled.
 """
 
 from __future__ import annotations
