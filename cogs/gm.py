@@ -20,7 +20,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.render import tables as render
-from bot.services.errors import UnknownTable
+from bot.services.errors import TableClosed, UnknownTable
+from bot.services.table_steps import CLOSED
 from cogs import books
 from cogs.common import (
     MAX_TABLE_ID,
@@ -246,9 +247,14 @@ class Tables(
     async def close(self, interaction: discord.Interaction, table: TableNumber) -> None:
         guild_id = guild_id_of(interaction)
         services = self.bot.services
-        view = await services.tables.get(table)
+        view = await services.tables.get(table)  # kept in memory: no wait for the database
         if view.guild_id != guild_id:
             raise UnknownTable(table=table)
+        if view.status in CLOSED:  # refused ephemerally, as any refusal before the answer
+            raise TableClosed(table=table, status=view.status)
+        # The cancel is a write, which may wait for the writer: acknowledge first, publicly
+        # (the closing is announced in the channel; a later refusal, a race, is public too).
+        await interaction.response.defer(thinking=True)
         outcome = await services.tables.cancel(
             table, key=interaction.id, actor_id=interaction.user.id
         )

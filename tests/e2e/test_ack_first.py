@@ -1,7 +1,8 @@
 """Acknowledge first: the clicks that used to read the database before answering (Pay &
 exchange…, Check…, Pazaak's End turn and Stand) answer before the bot touches it, while the table
 is kept by the table service (its per-version cache), also after a restart; a cache left stale
-by another process still refuses the click, changes nothing and heals the table.
+by another process still refuses the click, changes nothing and heals the table. A GM's
+``/table close`` answers before its write.
 
 "Touches" is watched from the test, on the bot's own database object: every read or transaction
 opened, and every SQL statement on its writer connection (a sqlite3 trace callback), each noted
@@ -22,7 +23,7 @@ from tests.e2e.pazaak_support import Table, seat_two, settle
 from tests.e2e.pegaz_kit import Player, Tavern
 from tests.fakediscord import BotHarness, FakeDiscord, FakeMessage, InteractionHandle
 
-DEFERRED_UPDATE, MODAL = 6, 9
+MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, MODAL = 4, 5, 6, 9
 
 
 class DbWatch:
@@ -122,6 +123,30 @@ async def test_pay_and_exchange_and_check_answer_before_any_read(
     watch.handle = await fake.slash(by_id[min(by_id)].user, "pazaak collection")
     await settle(fake, harness, watch.handle)
     assert watch.early
+
+
+async def test_a_gm_closing_a_table_answers_before_the_cancel_writes(
+    fake: FakeDiscord, harness: BotHarness
+) -> None:
+    """``/table close`` is a write (the cancel and every refund), which may wait for the writer:
+    its deferral comes first, public as the closing is; a table already closed is refused
+    before it, ephemerally, from the table kept in memory."""
+    tv, _, _ = await _to_exchange(fake, harness)
+    watch = await watched(harness)
+    watch.handle = handle = await fake.slash(tv.gm, "table close", table=1)
+    assert await handle.ack() == DEFERRED_MESSAGE
+    await settle(fake, harness, handle)
+    closed = await handle.reply()
+    assert closed.content.startswith("The GM closed table #1") and not closed.ephemeral
+    assert not any(w == "transaction" or w.startswith("sql: ") for w in watch.early), watch.early
+    assert watch.touches > len(watch.early)  # the cancel wrote, after the answer
+    assert (await tv.services.tables.get(1)).status == "cancelled"
+
+    watch.early.clear()
+    watch.handle = again = await fake.slash(tv.gm, "table close", table=1)
+    refused = await again.reply()
+    assert refused.content == "This table is closed." and refused.ephemeral
+    assert again.callback_type == MESSAGE and "transaction" not in watch.early
 
 
 # --- Pazaak ---------------------------------------------------------------------------------
