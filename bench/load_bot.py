@@ -237,7 +237,7 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     """The bot as ``python -m bot`` runs it (the collector's policy, the wall clock), against the
     fake's ports: the test harness is not imported, as no deployment imports it."""
     from bot import collector
-    from bot.app import SzulerniaBot
+    from bot.__main__ import build_bot
     from bot.config import BotSettings, DatabaseSettings, Settings
 
     collector.tune()
@@ -256,7 +256,7 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     # Seeded, yet every step its own draw, as SystemRandom is in play: one seed for every step
     # dealt all tables the same game, which then ended their matches in the same instant.
     seeds = random.Random(7)
-    bot = SzulerniaBot(
+    bot = await build_bot(  # the file opened, then bot.app imported beside its check
         settings,
         rng_factory=lambda: random.Random(seeds.getrandbits(64)),
         guild_ready_timeout=0.05,

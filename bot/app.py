@@ -155,6 +155,7 @@ class SzulerniaBot(commands.AutoShardedBot):
     ``random.Random`` instead. ``clock`` (Unix milliseconds) and ``sleeper`` (how the turn
     timers, the challenge sweep and the publisher's retries wait) are injectable for timer tests.
     ``identify_spacing``: seconds between two shards' IDENTIFYs (Discord asks 5; a fake less).
+    ``database``: opened already (``bot.__main__.build_bot``), instead of by ``setup_hook``.
     """
 
     def __init__(
@@ -167,6 +168,7 @@ class SzulerniaBot(commands.AutoShardedBot):
         clock: Clock = wall_clock,
         sleeper: Sleeper = wall_sleeper,
         identify_spacing: float = IDENTIFY_SPACING,
+        database: Database | None = None,
     ) -> None:
         # Szulernia never joins voice: don't warn about voice libraries at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -193,7 +195,9 @@ class SzulerniaBot(commands.AutoShardedBot):
         opening one again is a rate-limited request: a busy evening DMs hundreds of players."""
         self.sleeper = sleeper
         self._extensions = tuple(extensions)
-        self._db: Database | None = None
+        self._db = database
+        """Opened by ``setup_hook``, unless given opened (``bot.__main__.build_bot``); the bot
+        closes it either way."""
         self._services: Services | None = None
         self._restoring: asyncio.Task[None] | None = None
         self._timers: TurnTimers | None = None
@@ -235,7 +239,8 @@ class SzulerniaBot(commands.AutoShardedBot):
         # The file's integrity check reads the whole file on a thread of its own: meanwhile the
         # cogs' code is imported (loading them reads tables and redraws them in Discord, so that
         # waits for the check's verdict).
-        self._db = await open_database(self.settings.database.target, check_later=True)
+        if self._db is None:
+            self._db = await open_database(self.settings.database.target, check_later=True)
         for name in self._extensions:
             with contextlib.suppress(Exception):  # load_extension below says why, as always
                 importlib.import_module(name)

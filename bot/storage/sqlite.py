@@ -217,6 +217,11 @@ class SqliteDatabase(Database):
         readers first, so the writer is the last one and folds the WAL into the file)."""
         if self._closed:
             return  # closed already
+        checking = self._checking
+        if checking is not None:
+            await asyncio.wait({checking})  # its thread reads the file: let it end first
+            if not checking.cancelled():
+                checking.exception()  # a verdict no one asked for (a failed login) is no error
         async with self._lock:
             await self._commit()
             for _ in range(self._size):
