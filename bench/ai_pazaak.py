@@ -30,6 +30,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -53,20 +54,22 @@ SET_CAP = 200
 PERCEPTIONS = (0, 30, 60)
 """The fair player's Perception in ``--caught``: never, sometimes, often caught."""
 
-Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool, bool, int]
-"""(first, second, seed, side deck, skills, the first has the house edge, hand cards each)."""
+MainDeck = Literal["pool", "infinite"]
+Job = tuple[ai.Level, ai.Level, int, tuple[str, ...], bool, bool, int, MainDeck]
+"""(first, second, seed, side deck, skills, the first has the house edge, hand cards each,
+the main deck)."""
 
 
 def play(job: Job) -> tuple[int, dict[str, list[float]]]:
     """One match of ``first`` against ``second`` (``first`` in seat 0 when ``seed`` is even,
     seat 1 when odd): 1 if ``first`` won, and each level's decision times in seconds."""
-    first, second, seed, deck, skills, peeking, hand = job
+    first, second, seed, deck, skills, peeking, hand, main_deck = job
     styles = (ai.Style(first), ai.Style(second))
     first_seat = 1 if seed % 2 else 0
     if seed % 2:
         styles = styles[::-1]
     dealer = random.Random(seed // 2)
-    state = deal_match(dealer, deck, skills, hand)
+    state = deal_match(dealer, deck, skills, hand, main_deck)
     minds = {1: random.Random(seed), 2: random.Random(~seed)}
     times: dict[str, list[float]] = defaultdict(list)
     while not pazaak.is_over(state) and state.set_number <= SET_CAP:
@@ -85,12 +88,17 @@ def play(job: Job) -> tuple[int, dict[str, list[float]]]:
 
 
 def deal_match(
-    dealer: random.Random, deck: tuple[str, ...], skills: bool, hand: int = pazaak.HAND_SIZE
+    dealer: random.Random,
+    deck: tuple[str, ...],
+    skills: bool,
+    hand: int = pazaak.HAND_SIZE,
+    main_deck: MainDeck = "pool",
 ) -> pazaak.PazaakState:
     """A new match between players 1 and 2, each with ``deck``; with ``hand`` under 4, each hand
-    is cut to its first ``hand`` cards (a reduced game, as ``bench/pazaak_bound.py`` solves)."""
+    is cut to its first ``hand`` cards (a reduced game, as ``bench/pazaak_bound.py`` solves);
+    ``main_deck``: the table option (``infinite``: the draws that bench's bound assumes)."""
     selection = pazaak.parse_side_cards(deck)
-    settings = pazaak.PazaakSettings(skills=skills)
+    settings = pazaak.PazaakSettings(skills=skills, main_deck=main_deck)
     traits = (pazaak.Traits(luck=True), pazaak.Traits(luck=True)) if skills else None
     state, _ = pazaak.new_match(
         settings, 1, selection, 2, selection, dealer, *(() if traits is None else (traits,))
@@ -105,7 +113,7 @@ def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
     """The sets of one match of ``first`` against itself, from seat 0's side and seat 1's:
     ``(own cards, their cards, 1 won / 0 tied / -1 lost, own cards spent)``, hands counted as
     the set starts (what ``bot.ai.pazaak.match_values`` is fitted to)."""
-    level, _, seed, deck, skills, _, _ = job
+    level, _, seed, deck, skills, _, _, _ = job
     style = ai.Style(level)
     dealer, mind = random.Random(seed), random.Random(~seed)
     selection = pazaak.parse_side_cards(deck)
@@ -133,7 +141,10 @@ def set_stats(job: Job) -> list[tuple[int, int, int, int]]:
 def calibrate(level: ai.Level, matches: int, deck: tuple[str, ...], workers: int) -> None:
     """Print, by the hand sizes at a set's start, how sets of ``level`` against itself end."""
     tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    jobs = [(level, level, seed, deck, False, False, pazaak.HAND_SIZE) for seed in range(matches)]
+    jobs: list[Job] = [
+        (level, level, seed, deck, False, False, pazaak.HAND_SIZE, "pool")
+        for seed in range(matches)
+    ]
     with multiprocessing.Pool(workers) as pool:
         for sets in pool.imap_unordered(set_stats, jobs, chunksize=50):
             for mine, theirs, outcome, spent in sets:
@@ -225,6 +236,12 @@ def main() -> None:
         help="hand cards each (a reduced game, to compare with bench/pazaak_bound.py)",
     )
     parser.add_argument(
+        "--main-deck",
+        default="pool",
+        choices=("pool", "infinite"),
+        help="the table option: 80 cards a set, or uniform draws (bench/pazaak_bound.py's)",
+    )
+    parser.add_argument(
         "--calibrate", metavar="LEVEL", help="instead: how sets of LEVEL against itself end"
     )
     parser.add_argument(
@@ -249,6 +266,7 @@ def main() -> None:
         f"skills {'on' if args.skills else 'off'}; {args.workers} worker(s)"
         + ("; the first player has the house edge (sees every hand)" if args.peeking else "")
         + (f"; a reduced game, {args.hand} hand cards each" if args.hand < pazaak.HAND_SIZE else "")
+        + f"; main deck: {args.main_deck}"
     )
     all_times: dict[str, list[float]] = defaultdict(list)
     print(f"{'pairing':<22} {'win rate':>8}  {'95% interval':<15} {'goal':<6} time")
@@ -258,7 +276,7 @@ def main() -> None:
                 continue
             start = time.perf_counter()
             jobs = [
-                (first, second, seed, deck, args.skills, args.peeking, args.hand)
+                (first, second, seed, deck, args.skills, args.peeking, args.hand, args.main_deck)
                 for seed in range(matches)
             ]
             wins = 0

@@ -81,3 +81,13 @@ def test_the_bench_cuts_both_hands_for_a_reduced_game(hand: int) -> None:
         assert len(whole.hand) == pazaak.HAND_SIZE
         assert part.hand == whole.hand[:hand]
     assert (cut.pool, cut.set_number, cut.turn_seat) == (full.pool, full.set_number, full.turn_seat)
+
+
+def test_the_bench_plays_the_bounds_draws_when_asked() -> None:
+    """``--main-deck infinite``: the uniform draws the bound assumes, no 80-card pool."""
+    codes = tuple(c.code for c in DECK)
+    pool = deal_match(random.Random(7), codes, skills=False)
+    uniform = deal_match(random.Random(7), codes, skills=False, main_deck="infinite")
+    assert (pool.settings.main_deck, uniform.settings.main_deck) == ("pool", "infinite")
+    assert len(pool.pool) > 60 and uniform.pool == ()
+    assert [p.hand for p in uniform.players] == [p.hand for p in pool.players]
