@@ -38,6 +38,7 @@ import threading
 import time
 import traceback
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -45,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord
 
-from bot.config import DiscordSettings
 from bot.endpoints import use_endpoints
 
 COUNTS = {"statements": 0, "control": 0, "commits": 0}
@@ -238,7 +238,7 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     fake's ports: the test harness is not imported, as no deployment imports it."""
     from bot import collector
     from bot.__main__ import build_bot
-    from bot.config import BotSettings, DatabaseSettings, Settings
+    from bot.config import BotSettings, DatabaseSettings, DiscordSettings, Settings
 
     collector.tune()
     db: str = config["db"]  # a SQLite file, or a PostgreSQL URL (bench/load.py --postgres)
@@ -280,8 +280,17 @@ async def start_bot(config: dict[str, Any]) -> tuple[Any, tuple[float, float]]:
     return close, (elapsed, restored)
 
 
+@dataclass(frozen=True)
+class Fake:
+    """The fake's two endpoints (:class:`bot.endpoints.Endpoints`)."""
+
+    api_base: str
+    gateway_url: str
+
+
 async def main(config: dict[str, Any]) -> None:
-    settings = DiscordSettings(api_base=config["api_base"], gateway_url=config["gateway_url"])
+    # The fake's ports, not the bot's settings: echo imports discord.py and none of the bot.
+    settings = Fake(api_base=config["api_base"], gateway_url=config["gateway_url"])
     stamp_interactions()  # before the client exists: discord.py binds its parsers then
     with use_endpoints(settings):
         starter = start_bot if config["mode"] == "bot" else start_echo

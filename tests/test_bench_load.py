@@ -7,9 +7,12 @@ click was answered); the figures themselves are printed by the bench, never asse
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from pathlib import Path
 
 from bench.load import run_phase
+from bench.load_child import BOT
 
 
 def options(**changes: object) -> argparse.Namespace:
@@ -66,3 +69,20 @@ async def test_the_floor_says_what_the_bot_says(tmp_path: Path) -> None:
     # window may count on one side of it only).
     assert abs(follow_ups - moves / 2) <= 2 and abs(posts - moves / 4) <= 2
     assert floor.stats.limited == posts
+
+
+def test_echo_imports_none_of_the_bot() -> None:
+    """Echo is a bare discord.py bot: its child process must not pay for the bot's settings
+    (pydantic and its models, some 60 ms), or its time to READY flatters the bot's ratio."""
+    script = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('load_bot', {str(BOT)!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "sys.modules['load_bot'] = module\n"
+        "spec.loader.exec_module(module)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bot', 'cogs', 'pydantic')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "['bot', 'bot.endpoints']"
