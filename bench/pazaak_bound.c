@@ -1,6 +1,6 @@
 /* The exact best response to a Pazaak computer level over a whole match, for one deal.
  *
- * The same dynamic programme as bench/pazaak_bound.py's class Oracle, compiled, so that the
+ * The same dynamic programme as bench/pazaak_oracle.py's class Oracle, compiled, so that the
  * full game (four hand cards each, three sets to win) is solved in seconds. The oracle sees
  * the rival's hand; draws are uniform 1..10 (the "infinite" deck); the value is the chance
  * that the oracle wins the match, the set-1 starter being random.

@@ -3,7 +3,7 @@
 ``python bench/pazaak_bound_c.py [--against LEVEL] [--hand H] [--sets S] [--deals D]
 [--first F] [--workers W] [--check]``
 
-``bench/pazaak_bound.c`` is :class:`~bench.pazaak_bound.Oracle`'s dynamic programme in C: the
+``bench/pazaak_bound.c`` is :class:`~bench.pazaak_oracle.Oracle`'s dynamic programme in C: the
 same states, the same order of the rules' checks, the same value (the oracle's chance to win the
 match, with the rival's hand revealed to it, draws uniform 1..10). It is compiled once a run
 (``cc -O2``, into a temporary directory) and run once a deal. The rival's moves are not
@@ -33,7 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.pazaak_bound import DECK, DRAWS, READS_OPPONENT, Oracle, deal, interval
+from bench.pazaak_bound import deal, interval
+from bench.pazaak_oracle import DECK, DRAWS, READS_OPPONENT, Oracle
 from bot.ai import pazaak as ai
 from bot.rules import pazaak
 from bot.rules.pazaak.cards import HAND_SIZE, SideCard

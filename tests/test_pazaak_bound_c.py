@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.pazaak_bound import Oracle
 from bench.pazaak_bound_c import compile_solver, solve
+from bench.pazaak_oracle import Oracle
 from bot.rules import pazaak
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")

@@ -7,9 +7,12 @@ import random
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bench.ai_pazaak import deal_match
-from bench.pazaak_bound import Oracle, play
+from bench.pazaak_bound import play
+from bench.pazaak_oracle import FRESH, Oracle
 from bot.rules import pazaak
 
 
@@ -43,7 +46,7 @@ def test_a_revealed_hand_is_worth_more_than_none() -> None:
 
 def test_the_rival_moves_as_novice_plays() -> None:
     oracle = Oracle((), cards("+2 -4"), "novice", 1)
-    ctx = (0, 0, 0)
+    ctx = (0, 0, 0, ())
     # 15 + 3 = 18: the +2 makes 20, which stands
     assert oracle.rival(ctx, 0, 0b11, 0, False, False, 15, 3, 1, False) == (
         20,
@@ -91,3 +94,56 @@ def test_the_bench_plays_the_bounds_draws_when_asked() -> None:
     assert (pool.settings.main_deck, uniform.settings.main_deck) == ("pool", "infinite")
     assert len(pool.pool) > 60 and uniform.pool == ()
     assert [p.hand for p in uniform.players] == [p.hand for p in pool.players]
+
+
+def test_the_pool_oracle_draws_what_the_pool_holds() -> None:
+    """A set begins with eight of each value: each draw is a tenth, and takes one card away."""
+    oracle = Oracle((), (), "novice", 1, "pool")
+    ctx = (0, 0, 0, FRESH)
+    draws = oracle.draws(ctx)
+    assert [d for d, _, _ in draws] == list(range(1, 11))
+    assert all(math.isclose(chance, 0.1) for _, chance, _ in draws)
+    assert draws[2][2] == (0, 0, 0, (8, 8, 7, 8, 8, 8, 8, 8, 8, 8))
+    assert Oracle((), (), "novice", 1).draws((0, 0, 0, ()))[2] == (3, 0.1, (0, 0, 0, ()))
+
+
+@given(st.lists(st.integers(0, 8), min_size=10, max_size=10).filter(any))
+def test_a_counted_draw_is_as_likely_as_its_cards_left(left: list[int]) -> None:
+    """No spent value is drawn; the rest in proportion to what is left; the chances sum to 1."""
+    oracle = Oracle((), (), "novice", 1, "pool")
+    draws = oracle.draws((1, 0, 1, tuple(left)))
+    assert [d for d, _, _ in draws] == [d for d in range(1, 11) if left[d - 1]]
+    assert math.isclose(sum(chance for _, chance, _ in draws), 1.0)
+    for d, chance, after in draws:
+        assert math.isclose(chance, left[d - 1] / sum(left))
+        assert after[:3] == (1, 0, 1)
+        assert [b - a for a, b in zip(after[3], left, strict=True)] == [
+            int(v == d) for v in range(1, 11)
+        ]
+
+
+def test_the_pool_oracle_counts_the_tables_it_is_asked_about(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``decide`` reads the pool from the public tables (``unseen_pool``), so it values the
+    set's pool, not a fresh one."""
+    oracle = Oracle((), (), "novice", 1, "pool")
+    asked: list[tuple[object, ...]] = []
+
+    def options(ctx: tuple[object, ...], *_: object) -> list[tuple[float, int, int, None, bool]]:
+        asked.append(ctx)
+        return [(0.0, 0, 0, None, True)]
+
+    monkeypatch.setattr(oracle, "options", options)
+    codes = tuple(c.code for c in DECK)
+    state = deal_match(random.Random(3), codes, skills=False, hand=0)
+    rng = random.Random(1)
+    for _ in range(3):  # three turns end: the tables hold at least three drawn cards
+        state, _ = pazaak.apply(state, pazaak.EndTurn(state.current_player), rng)
+    if state.current_player != 1:
+        state, _ = pazaak.apply(state, pazaak.EndTurn(state.current_player), rng)
+    oracle.decide(state)
+    drawn = [card.chosen for p in state.players for card in p.table]
+    left = asked[0][3]
+    assert isinstance(left, tuple) and sum(left) == 80 - len(drawn) <= 77
+    assert list(left) == [8 - drawn.count(v) for v in range(1, 11)]
