@@ -1,4 +1,6 @@
-"""``bench/pazaak_bound.py``: its exact best response is worth what it wins when played."""
+"""``bench/pazaak_oracle.py``, the bound's programme, and ``bench/pazaak_bound.py``, which
+plays it: the exact best response is worth what it wins when played, and the pool's version
+draws what the pool still holds."""
 
 from __future__ import annotations
 
